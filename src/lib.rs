@@ -1,0 +1,10 @@
+//! warpjit: a PTX-to-micro-op translating JIT emulator.
+//!
+//! warpjit runs real NVIDIA PTX on a CPU. The pipeline, each stage depending
+//! only on the ones before it (see `docs/architecture.md`):
+//!
+//! 1. [`front`]: PTX text to a spanned AST (nom), with errors rendered
+//!    against the source, and a printer back to PTX.
+//! 2. IR, interpreter, JIT, runtime and timing model: later stages.
+
+pub mod front;

@@ -1,0 +1,85 @@
+//! The `warpjit` binary: `check` on real samples and on broken input.
+
+mod common;
+
+use std::process::Command;
+
+fn warpjit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_warpjit"))
+}
+
+#[test]
+fn check_lists_kernels_and_exits_zero_on_a_clean_sample() {
+    let path = common::repo_root().join("ptx-samples/cuda/struct_param/kernel.compute_80.ptx");
+    let out = warpjit().arg("check").arg(&path).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("PTX 8.8, target sm_80"), "{stdout}");
+    // The struct passed by value shows as a 24-byte .b8 array parameter.
+    assert!(
+        stdout.contains("kernel _Z9transform15TransformParamsPKfPdi("),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[24]"), "{stdout}");
+}
+
+#[test]
+fn check_accepts_the_whole_corpus() {
+    let files = common::corpus_ptx_files();
+    let out = warpjit()
+        .arg("check")
+        .arg("--quiet")
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn check_exits_one_and_reports_errors_on_bad_input() {
+    let good =
+        common::read(&common::repo_root().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx"));
+    let bad = good.replacen("fma.rn.f32", "fma.rn.f33", 1);
+    let dir = std::env::temp_dir().join(format!("warpjit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.ptx");
+    std::fs::write(&path, bad).unwrap();
+    let out = warpjit().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.ptx:"), "{stderr}");
+    assert!(stderr.contains("`.f33` is not a PTX modifier"), "{stderr}");
+    assert!(stderr.contains('^'), "{stderr}");
+}
+
+#[test]
+fn check_emit_ptx_prints_parseable_ptx() {
+    let path = common::repo_root().join("ptx-samples/cuda/device_functions/kernel.compute_80.ptx");
+    let out = warpjit()
+        .args(["check", "--emit", "ptx"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(warpjit::front::parse_str("emitted.ptx", &text).is_ok());
+    assert!(text.contains(".func"), "{text}");
+}
+
+#[test]
+fn missing_file_is_a_clear_error() {
+    let out = warpjit()
+        .args(["check", "/nonexistent/k.ptx"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/k.ptx"));
+}
