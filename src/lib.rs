@@ -7,4 +7,11 @@
 //!    against the source, and a printer back to PTX.
 //! 2. IR, interpreter, JIT, runtime and timing model: later stages.
 
+pub mod error;
 pub mod front;
+pub mod interp;
+pub mod ir;
+pub mod runtime;
+pub mod sem;
+
+pub use error::{Error, LaunchError};

@@ -1,7 +1,8 @@
 //! The `warpjit` command line.
 //!
-//! `warpjit check FILE.ptx...` parses (later: lowers and verifies) modules and
-//! prints their kernels; exit status 0 when every file is clean, 1 otherwise.
+//! `warpjit check FILE.ptx...` parses, lowers and verifies modules and prints
+//! their kernels; exit status 0 when every file is clean, 1 otherwise.
+//! `warpjit run FILE.ptx ...` launches a kernel with real arguments and memory.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,7 +24,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse PTX files and list their kernels; exit 1 if any file has errors.
+    /// Parse, lower and verify PTX files and list their kernels; exit 1 if any file has errors.
     Check {
         /// PTX files to check.
         #[arg(required = true)]
@@ -35,12 +36,169 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Launch a kernel: `warpjit run k.ptx --grid 4 --block 256 --arg in:a.bin --arg out:4096:c.bin --arg u32:1024`.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The PTX module.
+    file: PathBuf,
+    /// The kernel (may be left out when the module has one).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Grid size: X[,Y[,Z]].
+    #[arg(long, value_parser = parse_dim3)]
+    grid: [u32; 3],
+    /// Block size: X[,Y[,Z]].
+    #[arg(long, value_parser = parse_dim3)]
+    block: [u32; 3],
+    /// Dynamic shared memory per block, in bytes.
+    #[arg(long, default_value_t = 0)]
+    shared: u32,
+    /// A kernel argument, once per parameter in order: TYPE:VALUE, in:PATH,
+    /// out:BYTES:PATH, inout:PATH_IN:PATH_OUT or bytes:PATH.
+    #[arg(long = "arg", value_name = "SPEC")]
+    args: Vec<String>,
+    /// Fill a module-scope variable from a file before the launch: NAME=PATH.
+    #[arg(long = "global", value_name = "NAME=PATH")]
+    globals: Vec<String>,
+    /// Write a module-scope variable to a file after the launch: NAME=PATH.
+    #[arg(long = "global-out", value_name = "NAME=PATH")]
+    globals_out: Vec<String>,
+    /// The execution engine.
+    #[arg(long, value_enum, default_value_t = Engine::Interp)]
+    engine: Engine,
+    /// Stop the kernel after this many warp-instructions.
+    #[arg(long)]
+    watchdog_instructions: Option<u64>,
+    /// Stop the kernel after this many seconds.
+    #[arg(long)]
+    watchdog_seconds: Option<f64>,
+    /// Print launch statistics to stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: expected X[,Y[,Z]]"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{p}` is not a positive integer"))?;
+    }
+    Ok(d)
+}
+
+fn name_path(s: &str) -> Result<(&str, PathBuf)> {
+    let (n, p) = s
+        .split_once('=')
+        .ok_or_else(|| anyhow::anyhow!("`{s}`: expected NAME=PATH"))?;
+    Ok((n, PathBuf::from(p)))
+}
+
+fn run_kernel(a: RunArgs) -> Result<ExitCode> {
+    use warpjit::runtime::{args, Device, LaunchConfig, Options};
+    if a.engine == Engine::Jit {
+        anyhow::bail!("the JIT engine is not available yet in this build; use --engine interp");
+    }
+    let text = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("cannot read {}", a.file.display()))?;
+    let mut options = Options::default();
+    if let Some(n) = a.watchdog_instructions {
+        options.watchdog_instructions = n;
+    }
+    if let Some(s) = a.watchdog_seconds {
+        options.watchdog_time = Some(std::time::Duration::from_secs_f64(s));
+    }
+    let mut dev = Device::new(options);
+    let m = match dev.load_ptx(&a.file.display().to_string(), &text) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let kernel = dev.kernel(m, a.kernel.as_deref())?;
+    let specs = a
+        .args
+        .iter()
+        .map(|s| args::parse_arg(s))
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(anyhow::Error::msg)?;
+    let here = std::path::Path::new(".");
+    let prepared = args::prepare(&mut dev, m, kernel, &specs, here, here)?;
+    for g in &a.globals {
+        let (name, path) = name_path(g)?;
+        let (addr, size) = dev.global(m, name)?;
+        let data =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        if data.len() as u64 != size {
+            anyhow::bail!(
+                "--global {name}: the variable is {size} bytes, {} is {} bytes",
+                path.display(),
+                data.len()
+            );
+        }
+        dev.write(addr, &data)?;
+    }
+    let mut globals_out = Vec::new();
+    for g in &a.globals_out {
+        let (name, path) = name_path(g)?;
+        globals_out.push((dev.global(m, name)?, path));
+    }
+    let cfg = LaunchConfig {
+        grid: a.grid,
+        block: a.block,
+        shared_bytes: a.shared,
+    };
+    match dev.launch(m, kernel, cfg, &prepared.params) {
+        Ok(report) => {
+            print!("{}", report.printf);
+            args::write_outputs(&dev, &prepared)?;
+            for ((addr, size), path) in globals_out {
+                let mut buf = vec![0u8; size as usize];
+                dev.read(addr, &mut buf)?;
+                std::fs::write(&path, &buf)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            if a.stats {
+                eprintln!(
+                    "warpjit: {} warp-instructions in {:.3} ms ({:?} engine)",
+                    report.warp_instructions,
+                    report.elapsed.as_secs_f64() * 1e3,
+                    a.engine
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// The execution engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Engine {
+    /// The reference interpreter.
+    Interp,
+    /// The Cranelift JIT.
+    Jit,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Emit {
     /// The parsed module printed back as PTX.
     Ptx,
+    /// The lowered micro-op IR in its text form.
+    Ir,
 }
 
 fn main() -> ExitCode {
@@ -56,22 +214,34 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Run(a) => run_kernel(a),
         Command::Check { files, emit, quiet } => {
             let mut failed = 0usize;
             for path in &files {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
                 let source = SourceFile::new(path.display().to_string(), text);
-                match front::parse(&source) {
-                    Ok(module) => match emit {
-                        Some(Emit::Ptx) => print!("{}", front::print::module_to_string(&module)),
-                        None if !quiet => print_summary(&source, &module),
-                        None => {}
-                    },
+                let module = match front::parse(&source) {
+                    Ok(module) => module,
                     Err(diags) => {
                         failed += 1;
                         eprintln!("{diags}");
+                        continue;
                     }
+                };
+                let lowered = match warpjit::ir::lower::run(&module, &source) {
+                    Ok(ir) => ir,
+                    Err(diags) => {
+                        failed += 1;
+                        eprintln!("{diags}");
+                        continue;
+                    }
+                };
+                match emit {
+                    Some(Emit::Ptx) => print!("{}", front::print::module_to_string(&module)),
+                    Some(Emit::Ir) => print!("{}", warpjit::ir::text::module_to_string(&lowered)),
+                    None if !quiet => print_summary(&source, &module),
+                    None => {}
                 }
             }
             if files.len() > 1 && !quiet {

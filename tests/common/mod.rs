@@ -43,6 +43,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+pub mod samples;
+
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }

@@ -1,0 +1,84 @@
+//! The library's typed errors. (Only the `warpjit` binary uses `anyhow`.)
+
+use std::fmt;
+
+use crate::front::Diagnostics;
+use crate::interp::FaultKind;
+
+/// Everything the library API can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The PTX did not parse, lower or verify; every error of the file.
+    #[error("{0}")]
+    Module(Diagnostics),
+    /// A kernel faulted during a launch.
+    #[error("{0}")]
+    Launch(Box<LaunchError>),
+    /// An argument to the API was wrong (launch configuration, sizes, names).
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// The device arena is full.
+    #[error("out of device memory: cannot allocate {requested} bytes (arena of {capacity} bytes)")]
+    OutOfMemory { requested: u64, capacity: u64 },
+    /// A host copy touched device memory outside a live allocation.
+    #[error("invalid device address {addr:#x} for a {len}-byte copy")]
+    InvalidAddress { addr: u64, len: u64 },
+}
+
+/// A fault in a running kernel, located in the grid and in the PTX.
+#[derive(Debug, Clone)]
+pub struct LaunchError {
+    pub kind: FaultKind,
+    pub message: String,
+    pub kernel: String,
+    /// `%ctaid` of the faulting block and `%tid` of the faulting thread.
+    pub block: [u32; 3],
+    pub thread: [u32; 3],
+    /// `file:line:col` of the PTX instruction, and the instruction's text.
+    pub location: String,
+    pub source_line: String,
+    /// The high-level source line (from `.loc`), e.g. `kernel.cu:37`.
+    pub source_location: Option<String>,
+}
+
+impl FaultKind {
+    /// A short name for the fault class (used in reports and by tools).
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::IllegalAddress => "illegal_address",
+            FaultKind::MisalignedAddress => "misaligned",
+            FaultKind::Trap => "trap",
+            FaultKind::Assert => "assert",
+            FaultKind::BarrierDeadlock => "barrier_deadlock",
+            FaultKind::DivergentBarrier => "barrier_deadlock",
+            FaultKind::Watchdog => "watchdog",
+            FaultKind::StackOverflow => "stack_overflow",
+            FaultKind::BadPrintf => "printf",
+            FaultKind::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [bx, by, bz] = self.block;
+        let [tx, ty, tz] = self.thread;
+        write!(
+            f,
+            "{}: {}\n  kernel `{}`, block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz})\n  at {}",
+            self.kind.name(),
+            self.message,
+            self.kernel,
+            self.location
+        )?;
+        if !self.source_line.is_empty() {
+            write!(f, ": {}", self.source_line.trim())?;
+        }
+        if let Some(src) = &self.source_location {
+            write!(f, "\n  source {src}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LaunchError {}

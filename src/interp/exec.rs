@@ -1,0 +1,733 @@
+//! Executing one micro-op for the active lanes of a warp. The value
+//! semantics are [`crate::sem`]'s; this file reads and writes registers and
+//! memory, and implements the warp-wide operations (shuffles, votes,
+//! matches, reductions), barriers' arrival and the device runtime calls.
+
+use cranelift_codegen::entity::EntityRef;
+
+use super::lanes::{extend, Place, Refused};
+use super::warp::{Flow, Warp};
+use super::{Cta, Fault, FaultKind, PrintfRecord};
+use crate::ir::{
+    AtomOp, BarKind, BoolOp, Callee, FuncId, Op, OpKind, Reg, ShflMode, Space, SpecialReg, Src, Ty,
+    VoteMode,
+};
+use crate::runtime::memory::{AccessFault, FUNC_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::sem;
+
+fn combine(op: Option<BoolOp>, a: bool, c: bool) -> bool {
+    match op {
+        None => a,
+        Some(BoolOp::And) => a && c,
+        Some(BoolOp::Or) => a || c,
+        Some(BoolOp::Xor) => a != c,
+    }
+}
+
+impl Warp {
+    fn read(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
+        let frame = self.frames.last().unwrap();
+        match *src {
+            Src::Reg(r) => frame.regs[r.index()][lane],
+            Src::Imm(v) => v,
+            Src::Global(g, off) => cta.ctx.global_addrs[g.index()].wrapping_add(off as u64),
+            Src::Func(f) => FUNC_BASE + 16 * f.index() as u64,
+            Src::FrameAddr(off) => (frame.base + off) as u64,
+        }
+    }
+
+    fn write(&mut self, cta: &Cta, reg: Reg, lane: usize, value: u64) {
+        let frame = self.frames.last_mut().unwrap();
+        let ty = cta.ctx.module.functions[frame.func].regs[reg].ty;
+        frame.regs[reg.index()][lane] = value & ty.mask();
+    }
+
+    fn access_fault(&self, cta: &Cta, op: &Op, lane: usize, r: Refused, size: u64) -> Fault {
+        let (kind, what) = match r.fault {
+            AccessFault::OutOfBounds => (FaultKind::IllegalAddress, "illegal address"),
+            AccessFault::Misaligned => (FaultKind::MisalignedAddress, "misaligned address"),
+        };
+        let space = match r.space {
+            Space::Generic => "generic",
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Const => "const",
+            Space::KernelParam | Space::FrameParam => "param",
+        };
+        let msg = format!("{what}: {size}-byte {space} access at {:#x}", r.addr);
+        self.fault(cta, kind, lane as u32, Some(op), msg)
+    }
+
+    /// Executes `op` for the lanes of `active` its guard lets through.
+    pub(super) fn exec(&mut self, cta: &mut Cta, op: &Op, active: u32) -> Result<Flow, Fault> {
+        let mut mask = active;
+        if let Some(g) = op.guard {
+            let regs = &self.frames.last().unwrap().regs[g.reg.index()];
+            for (lane, v) in regs.iter().enumerate() {
+                if (v & 1 != 0) == g.negated {
+                    mask &= !(1 << lane);
+                }
+            }
+        }
+        if mask == 0 {
+            return Ok(Flow::Next);
+        }
+        let lanes = (0..32usize).filter(move |l| mask & (1 << l) != 0);
+        match &op.kind {
+            OpKind::Mov => {
+                for l in lanes {
+                    let v = self.read(cta, &op.srcs[0], l);
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::IntBin { op: o, ty } => {
+                for l in lanes {
+                    let (a, b) = (
+                        self.read(cta, &op.srcs[0], l),
+                        self.read(cta, &op.srcs[1], l),
+                    );
+                    let rty = if matches!(o, crate::ir::IntBinOp::MulWide) {
+                        ty.widened()
+                    } else {
+                        *ty
+                    };
+                    self.write(
+                        cta,
+                        op.dsts[0],
+                        l,
+                        extend(rty, sem::int::int_binary(*o, *ty, a, b)),
+                    );
+                }
+            }
+            OpKind::IntUn { op: o, ty } => {
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    self.write(
+                        cta,
+                        op.dsts[0],
+                        l,
+                        extend(*ty, sem::int::int_unary(*o, *ty, a)),
+                    );
+                }
+            }
+            OpKind::IntTern { op: o, ty } => {
+                for l in lanes {
+                    let mut s = [0u64; 4];
+                    for (k, src) in op.srcs.iter().enumerate().take(4) {
+                        s[k] = self.read(cta, src, l);
+                    }
+                    let v = sem::int::int_ternary(*o, *ty, &s[..op.srcs.len().min(4)]);
+                    let rty = if matches!(o, crate::ir::IntTernOp::MadWide) {
+                        ty.widened()
+                    } else {
+                        *ty
+                    };
+                    self.write(cta, op.dsts[0], l, extend(rty, v));
+                }
+            }
+            OpKind::AddCarry {
+                ty,
+                subtract,
+                carry_in,
+                carry_out,
+            } => {
+                for l in lanes {
+                    let (a, b) = (
+                        self.read(cta, &op.srcs[0], l),
+                        self.read(cta, &op.srcs[1], l),
+                    );
+                    let cin = *carry_in && self.read(cta, &op.srcs[2], l) & 1 != 0;
+                    let (v, cout) = sem::int::add_carry(*ty, a, b, cin, *subtract);
+                    self.write(cta, op.dsts[0], l, v);
+                    if *carry_out {
+                        self.write(cta, op.dsts[1], l, cout as u64);
+                    }
+                }
+            }
+            OpKind::MadCarry {
+                hi,
+                ty,
+                carry_in,
+                carry_out,
+            } => {
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    let b = self.read(cta, &op.srcs[1], l);
+                    let c = self.read(cta, &op.srcs[2], l);
+                    let cin = *carry_in && self.read(cta, &op.srcs[3], l) & 1 != 0;
+                    let (v, cout) = sem::int::mad_carry(*hi, *ty, a, b, c, cin);
+                    self.write(cta, op.dsts[0], l, v);
+                    if *carry_out {
+                        self.write(cta, op.dsts[1], l, cout as u64);
+                    }
+                }
+            }
+            OpKind::Float { op: o, ty, mods } => {
+                for l in lanes {
+                    let mut s = [0u64; 3];
+                    for (k, src) in op.srcs.iter().enumerate().take(3) {
+                        s[k] = self.read(cta, src, l);
+                    }
+                    let v = sem::float::float_op(*o, *ty, *mods, &s[..op.srcs.len().min(3)]);
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Setp {
+                cmp,
+                ty,
+                ftz,
+                combine: comb,
+            } => {
+                for l in lanes {
+                    let (a, b) = (
+                        self.read(cta, &op.srcs[0], l),
+                        self.read(cta, &op.srcs[1], l),
+                    );
+                    let c = comb.is_some() && self.read(cta, &op.srcs[2], l) & 1 != 0;
+                    if matches!(ty, Ty::F16x2 | Ty::Bf16x2) {
+                        let r = sem::float::compare_float(*cmp, *ty, *ftz, a, b);
+                        self.write(cta, op.dsts[0], l, combine(*comb, r & 1 != 0, c) as u64);
+                        if let Some(&q) = op.dsts.get(1) {
+                            self.write(cta, q, l, combine(*comb, r & 2 != 0, c) as u64);
+                        }
+                        continue;
+                    }
+                    let r = if ty.is_float() {
+                        sem::float::compare_float(*cmp, *ty, *ftz, a, b) & 1 != 0
+                    } else {
+                        sem::int::compare_int(*cmp, *ty, a, b)
+                    };
+                    self.write(cta, op.dsts[0], l, combine(*comb, r, c) as u64);
+                    if let Some(&q) = op.dsts.get(1) {
+                        self.write(cta, q, l, combine(*comb, !r, c) as u64);
+                    }
+                }
+            }
+            OpKind::Set {
+                cmp,
+                dty,
+                sty,
+                ftz,
+                combine: comb,
+            } => {
+                for l in lanes {
+                    let (a, b) = (
+                        self.read(cta, &op.srcs[0], l),
+                        self.read(cta, &op.srcs[1], l),
+                    );
+                    let c = comb.is_some() && self.read(cta, &op.srcs[2], l) & 1 != 0;
+                    let r = if sty.is_float() {
+                        sem::float::compare_float(*cmp, *sty, *ftz, a, b) & 1 != 0
+                    } else {
+                        sem::int::compare_int(*cmp, *sty, a, b)
+                    };
+                    let r = combine(*comb, r, c);
+                    let v = match dty {
+                        Ty::F32 => (if r { 1.0f32 } else { 0.0 }).to_bits() as u64,
+                        _ => {
+                            if r {
+                                dty.mask()
+                            } else {
+                                0
+                            }
+                        }
+                    };
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Selp => {
+                for l in lanes {
+                    let p = self.read(cta, &op.srcs[2], l) & 1 != 0;
+                    let v = self.read(cta, &op.srcs[if p { 0 } else { 1 }], l);
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Slct { cty, ftz } => {
+                for l in lanes {
+                    let c = self.read(cta, &op.srcs[2], l);
+                    let pick_a = match cty {
+                        Ty::F32 => {
+                            let mut f = f32::from_bits(c as u32);
+                            if *ftz && f.is_subnormal() {
+                                f = 0.0;
+                            }
+                            f >= 0.0
+                        }
+                        _ => (c as u32 as i32) >= 0,
+                    };
+                    let v = self.read(cta, &op.srcs[if pick_a { 0 } else { 1 }], l);
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Testp { prop, ty } => {
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    self.write(cta, op.dsts[0], l, sem::float::testp(*prop, *ty, a) as u64);
+                }
+            }
+            OpKind::Cvt { dst, src, mods } => {
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    // A signed result narrower than its register is sign-extended (PTX ISA §6.4.2).
+                    self.write(
+                        cta,
+                        op.dsts[0],
+                        l,
+                        extend(*dst, sem::cvt::cvt(*dst, *src, *mods, a)),
+                    );
+                }
+            }
+            OpKind::Pack { bits } => {
+                let m = if *bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                for l in lanes {
+                    let mut v = 0u64;
+                    for (k, s) in op.srcs.iter().enumerate() {
+                        v |= (self.read(cta, s, l) & m) << (k as u32 * bits);
+                    }
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Unpack { bits } => {
+                let m = if *bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    for (k, d) in op.dsts.clone().into_iter().enumerate() {
+                        self.write(cta, d, l, (a >> (k as u32 * bits)) & m);
+                    }
+                }
+            }
+            OpKind::ReadSpecial(s) => {
+                for l in lanes {
+                    let v = self.special(cta, *s, l as u32);
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Ld { space, ty, offset } => {
+                let size = ty.bytes() as u64;
+                let n = op.dsts.len() as u64;
+                for l in lanes {
+                    let addr = self.read(cta, &op.srcs[0], l).wrapping_add(*offset as u64);
+                    let place = self
+                        .place(cta, *space, addr, size * n, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
+                    for k in 0..n {
+                        let p = advance(place, k * size);
+                        let v = extend(*ty, self.load_place(cta, p, size, l));
+                        self.write(cta, op.dsts[k as usize], l, v);
+                    }
+                }
+            }
+            OpKind::St { space, ty, offset } => {
+                let size = ty.bytes() as u64;
+                let n = op.srcs.len() as u64 - 1;
+                for l in lanes {
+                    let addr = self.read(cta, &op.srcs[0], l).wrapping_add(*offset as u64);
+                    let place = self
+                        .place(cta, *space, addr, size * n, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
+                    for k in 0..n {
+                        let v = self.read(cta, &op.srcs[1 + k as usize], l);
+                        self.store_place(cta, advance(place, k * size), size, v, l);
+                    }
+                }
+            }
+            OpKind::Atom {
+                space,
+                op: aop,
+                ty,
+                offset,
+            } => {
+                let size = ty.bytes() as u64;
+                for l in lanes {
+                    let addr = self.read(cta, &op.srcs[0], l).wrapping_add(*offset as u64);
+                    let b = self.read(cta, &op.srcs[1], l);
+                    let c = op.srcs.get(2).map(|s| self.read(cta, s, l)).unwrap_or(0);
+                    let place = self
+                        .place(cta, *space, addr, size, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                    let (ty, aop) = (*ty, *aop);
+                    let mut update = |old: u64| -> u64 {
+                        if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
+                            sem::float::atom_float(aop, ty, old, b)
+                        } else {
+                            sem::int::atom_int(aop, ty, old, b, c)
+                        }
+                    };
+                    let old = match place {
+                        Place::Global(off) => cta.ctx.memory.atomic_update(off, size, &mut update),
+                        other => {
+                            let old = self.load_place(cta, other, size, l);
+                            let new = update(old);
+                            self.store_place(cta, other, size, new, l);
+                            old
+                        }
+                    };
+                    if let Some(&d) = op.dsts.first() {
+                        self.write(cta, d, l, old);
+                    }
+                }
+            }
+            OpKind::Cvta { space, to_generic } => {
+                let window = match space {
+                    Space::Shared => SHARED_WINDOW,
+                    Space::Local => LOCAL_WINDOW,
+                    _ => 0,
+                };
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    let v = if *to_generic {
+                        a.wrapping_add(window)
+                    } else {
+                        a.wrapping_sub(window)
+                    };
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Isspacep { space } => {
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    let in_shared = (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a);
+                    let in_local = (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a);
+                    let v = match space {
+                        Space::Shared => in_shared,
+                        Space::Local => in_local,
+                        Space::Global | Space::Const => !in_shared && !in_local,
+                        _ => false,
+                    };
+                    self.write(cta, op.dsts[0], l, v as u64);
+                }
+            }
+            OpKind::Shfl { mode } => self.shfl(cta, op, mask, *mode),
+            // Warp-wide operations act, for each lane, among the active lanes
+            // of its `membermask` (lanes may pass different, disjoint masks).
+            OpKind::Vote { mode, negate_src } => {
+                let mut ballot = 0u32;
+                for l in lanes.clone() {
+                    if (self.read(cta, &op.srcs[0], l) & 1 != 0) != *negate_src {
+                        ballot |= 1 << l;
+                    }
+                }
+                for l in lanes {
+                    let group = mask & self.read(cta, &op.srcs[1], l) as u32;
+                    let b = ballot & group;
+                    let v = match mode {
+                        VoteMode::Ballot => b as u64,
+                        VoteMode::All => (b == group) as u64,
+                        VoteMode::Any => (b != 0) as u64,
+                        VoteMode::Uni => (b == 0 || b == group) as u64,
+                    };
+                    self.write(cta, op.dsts[0], l, v);
+                }
+            }
+            OpKind::Match { all, ty } => {
+                let mut vals = [0u64; 32];
+                for l in lanes.clone() {
+                    vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();
+                }
+                for l in lanes {
+                    let group = mask & self.read(cta, &op.srcs[1], l) as u32;
+                    let same = (0..32)
+                        .filter(|&k| group & (1 << k) != 0 && vals[k] == vals[l])
+                        .fold(0u32, |m, k| m | 1 << k);
+                    if *all {
+                        let ok = same == group;
+                        self.write(cta, op.dsts[0], l, if ok { group as u64 } else { 0 });
+                        if let Some(&p) = op.dsts.get(1) {
+                            self.write(cta, p, l, ok as u64);
+                        }
+                    } else {
+                        self.write(cta, op.dsts[0], l, same as u64);
+                    }
+                }
+            }
+            OpKind::Redux { op: rop, ty } => {
+                let mut vals = [0u64; 32];
+                for l in lanes.clone() {
+                    vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();
+                }
+                for l in lanes {
+                    let group = mask & self.read(cta, &op.srcs[1], l) as u32;
+                    let mut members = (0..32usize).filter(|&k| group & (1 << k) != 0);
+                    let first = members.next().unwrap_or(l);
+                    let acc = members.fold(vals[first], |acc, k| {
+                        sem::int::atom_int(*rop, *ty, acc, vals[k], 0)
+                    });
+                    self.write(cta, op.dsts[0], l, acc);
+                }
+            }
+            OpKind::Activemask => {
+                for l in lanes {
+                    self.write(cta, op.dsts[0], l, active as u64);
+                }
+            }
+            OpKind::WarpSync | OpKind::Fence | OpKind::Nop => {}
+            OpKind::Bar {
+                kind,
+                has_count,
+                negate_pred,
+            } => return self.barrier(cta, op, mask, *kind, *has_count, *negate_pred),
+            OpKind::Call { callee, args, rets } => {
+                let func: FuncId = match callee {
+                    Callee::Direct(f) => *f,
+                    Callee::Indirect(r) => {
+                        let first = mask.trailing_zeros() as usize;
+                        let target = self.frames.last().unwrap().regs[r.index()][first];
+                        let idx = target.wrapping_sub(FUNC_BASE) / 16;
+                        let ok =
+                            target >= FUNC_BASE && (idx as usize) < cta.ctx.module.functions.len();
+                        let uniform = (0..32)
+                            .filter(|l| mask & (1 << l) != 0)
+                            .all(|l| self.frames.last().unwrap().regs[r.index()][l] == target);
+                        if !ok || !uniform {
+                            let msg = format!("indirect call through {target:#x}, which is not a function address (or differs across the warp)");
+                            return Err(self.fault(
+                                cta,
+                                FaultKind::IllegalAddress,
+                                first as u32,
+                                Some(op),
+                                msg,
+                            ));
+                        }
+                        FuncId::new(idx as usize)
+                    }
+                    Callee::Printf => {
+                        self.printf(cta, op, mask, args, rets)?;
+                        return Ok(Flow::Next);
+                    }
+                    Callee::AssertFail => return Err(self.assert_fail(cta, op, mask, args)),
+                };
+                return Ok(Flow::Call {
+                    func,
+                    args: args.clone(),
+                    rets: rets.clone(),
+                    mask,
+                });
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn special(&self, cta: &Cta, s: SpecialReg, lane: u32) -> u64 {
+        let ctx = cta.ctx;
+        let tid = self.tid(cta, lane);
+        let below = if lane == 0 {
+            0
+        } else {
+            u32::MAX >> (32 - lane)
+        };
+        (match s {
+            SpecialReg::Tid(d) => tid[d as usize],
+            SpecialReg::Ntid(d) => ctx.block[d as usize],
+            SpecialReg::Ctaid(d) => cta.ctaid[d as usize],
+            SpecialReg::Nctaid(d) => ctx.grid[d as usize],
+            SpecialReg::Laneid => lane,
+            SpecialReg::Warpid => self.index,
+            SpecialReg::Nwarpid => 64,
+            SpecialReg::Smid | SpecialReg::Gridid => 0,
+            SpecialReg::Nsmid => 1,
+            SpecialReg::LanemaskEq => 1 << lane,
+            SpecialReg::LanemaskLt => below,
+            SpecialReg::LanemaskLe => below | (1 << lane),
+            SpecialReg::LanemaskGt => !(below | (1 << lane)),
+            SpecialReg::LanemaskGe => !below,
+            SpecialReg::Clock => self.clock as u32,
+            SpecialReg::ClockHi => (self.clock >> 32) as u32,
+            SpecialReg::Clock64 => return self.clock,
+            SpecialReg::Globaltimer => return ctx.start.elapsed().as_nanos() as u64,
+            SpecialReg::GlobaltimerLo => ctx.start.elapsed().as_nanos() as u32,
+            SpecialReg::GlobaltimerHi => (ctx.start.elapsed().as_nanos() >> 32) as u32,
+            SpecialReg::DynamicSmemSize => ctx.dynamic_shared,
+            SpecialReg::TotalSmemSize => cta.shared.len() as u32,
+        }) as u64
+    }
+
+    fn shfl(&mut self, cta: &Cta, op: &Op, mask: u32, mode: ShflMode) {
+        let vals: Vec<u64> = (0..32).map(|l| self.read(cta, &op.srcs[0], l)).collect();
+        for lane in (0..32usize).filter(|l| mask & (1 << l) != 0) {
+            let b = (self.read(cta, &op.srcs[1], lane) & 31) as i32;
+            let c = self.read(cta, &op.srcs[2], lane) as u32;
+            let cval = (c & 31) as i32;
+            let segmask = ((c >> 8) & 31) as i32;
+            let l = lane as i32;
+            let max_lane = (l & segmask) | (cval & !segmask);
+            let min_lane = l & segmask;
+            let (j, pval) = match mode {
+                ShflMode::Up => (l - b, l - b >= max_lane),
+                ShflMode::Down => (l + b, l + b <= max_lane),
+                ShflMode::Bfly => (l ^ b, (l ^ b) <= max_lane),
+                ShflMode::Idx => {
+                    let j = min_lane | (b & !segmask);
+                    (j, j <= max_lane)
+                }
+            };
+            let src = if pval && (0..32).contains(&j) {
+                j as usize
+            } else {
+                lane
+            };
+            self.write(cta, op.dsts[0], lane, vals[src]);
+            if let Some(&p) = op.dsts.get(1) {
+                self.write(cta, p, lane, pval as u64);
+            }
+        }
+    }
+
+    fn barrier(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        mask: u32,
+        kind: BarKind,
+        has_count: bool,
+        negate: bool,
+    ) -> Result<Flow, Fault> {
+        let live = self.valid & !self.exited;
+        let first = mask.trailing_zeros() as usize;
+        if mask != live {
+            let msg = format!(
+                "divergent barrier: only lanes {mask:#010x} of warp {} reached it, live lanes are {live:#010x}",
+                self.index
+            );
+            return Err(self.fault(
+                cta,
+                FaultKind::DivergentBarrier,
+                first as u32,
+                Some(op),
+                msg,
+            ));
+        }
+        let id = self.read(cta, &op.srcs[0], first) as u32;
+        if id >= 16 {
+            return Err(self.fault(
+                cta,
+                FaultKind::IllegalAddress,
+                first as u32,
+                Some(op),
+                format!("barrier {id} does not exist (0 to 15)"),
+            ));
+        }
+        let count = has_count.then(|| self.read(cta, &op.srcs[1], first) as u32);
+        let pred_src = if has_count { 2 } else { 1 };
+        let red = matches!(kind, BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr);
+        let b = &mut cta.barriers[id as usize];
+        b.arrived += mask.count_ones();
+        if count.is_some() {
+            b.expected = count;
+        }
+        if red {
+            for l in (0..32usize).filter(|l| mask & (1 << l) != 0) {
+                let p = (self.read(cta, &op.srcs[pred_src], l) & 1 != 0) != negate;
+                let b = &mut cta.barriers[id as usize];
+                if p {
+                    b.trues += 1;
+                } else {
+                    b.falses += 1;
+                }
+            }
+        }
+        if kind == BarKind::Arrive {
+            return Ok(Flow::Next);
+        }
+        let dst = if red {
+            op.dsts.first().map(|&d| (d, mask, kind))
+        } else {
+            None
+        };
+        Ok(Flow::Barrier { id, dst })
+    }
+
+    /// Reads the 8-byte argument in the caller's `.param` slot at `off`.
+    fn param_u64(&self, off: u32, lane: usize) -> u64 {
+        let base = self.frames.last().unwrap().base as usize + off as usize;
+        let mem = &self.local[lane];
+        let mut v = [0u8; 8];
+        if base + 8 <= mem.len() {
+            v.copy_from_slice(&mem[base..base + 8]);
+        }
+        u64::from_le_bytes(v)
+    }
+
+    fn printf(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        mask: u32,
+        args: &[(u32, u32, u32)],
+        rets: &[(u32, u32, u32)],
+    ) -> Result<(), Fault> {
+        for lane in (0..32usize).filter(|l| mask & (1 << l) != 0) {
+            let fmt_addr = self.param_u64(args[0].0, lane);
+            let args_addr = self.param_u64(args[1].0, lane);
+            let bad = |w: &Warp, msg: String| {
+                w.fault(cta, FaultKind::BadPrintf, lane as u32, Some(op), msg)
+            };
+            let fmt = self
+                .read_cstr(cta, fmt_addr, lane)
+                .map_err(|m| bad(self, format!("printf format: {m}")))?;
+            let mut buf = Vec::new();
+            if args_addr != 0 {
+                for i in 0..1024u64 {
+                    match self.place(cta, Space::Generic, args_addr + i, 1, lane) {
+                        Ok(p) => buf.push(self.load_place(cta, p, 1, lane) as u8),
+                        Err(_) => break,
+                    }
+                }
+            }
+            let this: &Warp = self;
+            let mut read = |addr: u64| this.read_cstr(cta, addr, lane);
+            let text = crate::runtime::printf::format(&fmt, &buf, &mut read)
+                .map_err(|e| bad(self, format!("printf: {e}")))?;
+            let t = self.tid(cta, lane as u32);
+            let [bx, by, _] = cta.ctx.block;
+            cta.output.printf.push(PrintfRecord {
+                thread: t[0] + t[1] * bx + t[2] * bx * by,
+                text,
+            });
+            if let Some(&(_, to, size)) = rets.first() {
+                let at = self.frames.last().unwrap().base as usize + to as usize;
+                let mem = &mut self.local[lane];
+                if at + size as usize <= mem.len() {
+                    mem[at..at + size as usize].fill(0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn assert_fail(&self, cta: &Cta, op: &Op, mask: u32, args: &[(u32, u32, u32)]) -> Fault {
+        let lane = mask.trailing_zeros() as usize;
+        let s = |k: usize| {
+            let addr = self.param_u64(args[k].0, lane);
+            self.read_cstr(cta, addr, lane)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_else(|e| e)
+        };
+        let (message, file, function) = (s(0), s(1), s(3));
+        let line = self.param_u64(args[2].0, lane) as u32;
+        let t = self.tid(cta, lane as u32);
+        let c = cta.ctaid;
+        let msg = format!(
+            "{file}:{line}: {function}: block: [{},{},{}], thread: [{},{},{}] Assertion `{message}` failed.",
+            c[0], c[1], c[2], t[0], t[1], t[2]
+        );
+        self.fault(cta, FaultKind::Assert, lane as u32, Some(op), msg)
+    }
+}
+
+fn advance(p: Place, by: u64) -> Place {
+    match p {
+        Place::Global(o) => Place::Global(o + by),
+        Place::Shared(o) => Place::Shared(o + by as usize),
+        Place::Local(o) => Place::Local(o + by as usize),
+        Place::KernelParam(o) => Place::KernelParam(o + by as usize),
+    }
+}

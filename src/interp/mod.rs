@@ -1,0 +1,216 @@
+//! The reference interpreter: executes the IR one warp at a time over 32
+//! lanes with an active mask and a SIMT reconvergence stack at immediate
+//! post-dominators. It is the semantic oracle for the JIT and a debugging
+//! engine: simple and evidently correct before fast.
+//!
+//! [`run_cta`] runs one CTA: its warps take turns, each running until it
+//! reaches a barrier or finishes; a barrier releases its warps when enough
+//! threads have arrived (exited threads count as arrived), and a CTA whose
+//! live warps all wait on barriers that cannot complete is a deadlock error.
+
+mod exec;
+mod lanes;
+mod warp;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::front::Span;
+use crate::ir::{self, FuncId};
+use crate::runtime::memory::GlobalMemory;
+pub use warp::Warp;
+
+/// What went wrong in a thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    IllegalAddress,
+    MisalignedAddress,
+    Trap,
+    Assert,
+    BarrierDeadlock,
+    DivergentBarrier,
+    Watchdog,
+    StackOverflow,
+    BadPrintf,
+    Cancelled,
+}
+
+/// A fault in one thread of a CTA.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub message: String,
+    /// `%tid` of the faulting thread (of the first lane, for warp-wide faults).
+    pub thread: [u32; 3],
+    /// The function and PTX span of the faulting instruction.
+    pub func: Option<FuncId>,
+    pub span: Span,
+    /// The high-level source line (`.loc`) of the instruction: (file index, line).
+    pub loc: Option<(u32, u32)>,
+}
+
+/// Everything a CTA needs from its launch.
+pub struct LaunchCtx<'a> {
+    pub module: &'a ir::Module,
+    pub kernel: FuncId,
+    pub memory: &'a GlobalMemory,
+    pub params: &'a [u8],
+    /// Device address of each global (by `GlobalId` index).
+    pub global_addrs: &'a [u64],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared: u32,
+    /// Warp-instructions the whole launch may still execute.
+    pub budget: &'a AtomicU64,
+    pub deadline: Option<Instant>,
+    /// Set when another CTA faulted: stop early.
+    pub cancel: &'a AtomicBool,
+    /// Per-lane local memory limit in bytes (the stack size).
+    pub stack_limit: u32,
+    pub start: Instant,
+}
+
+/// One printf call's output.
+#[derive(Clone, Debug)]
+pub struct PrintfRecord {
+    /// Linear thread index within the CTA.
+    pub thread: u32,
+    pub text: String,
+}
+
+/// What a CTA produced.
+#[derive(Debug, Default)]
+pub struct CtaOutput {
+    /// In call order per thread; sort by thread (stable) for the report.
+    pub printf: Vec<PrintfRecord>,
+    pub warp_instructions: u64,
+}
+
+/// A named barrier's state within a CTA.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BarrierState {
+    arrived: u32,
+    expected: Option<u32>,
+    /// Threads whose `bar.red` predicate was true / false.
+    trues: u32,
+    falses: u32,
+}
+
+/// Shared state of a running CTA.
+pub struct Cta<'a> {
+    pub ctx: &'a LaunchCtx<'a>,
+    pub ctaid: [u32; 3],
+    pub shared: Vec<u8>,
+    pub nthreads: u32,
+    pub output: CtaOutput,
+    pub(crate) barriers: [BarrierState; 16],
+}
+
+impl<'a> Cta<'a> {
+    pub fn threads_exited(warps: &[Warp]) -> u32 {
+        warps
+            .iter()
+            .map(|w| (w.exited & w.valid).count_ones())
+            .sum()
+    }
+}
+
+/// Runs one CTA to completion.
+pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
+    let [bx, by, bz] = ctx.block;
+    let nthreads = bx * by * bz;
+    let shared_size = ctx.module.shared_dynamic_offset as usize + ctx.dynamic_shared as usize;
+    let shared_size = shared_size.max(ctx.module.shared_static_size as usize);
+    let mut cta = Cta {
+        ctx,
+        ctaid,
+        shared: vec![0; shared_size],
+        nthreads,
+        output: CtaOutput::default(),
+        barriers: Default::default(),
+    };
+    let nwarps = nthreads.div_ceil(32);
+    let mut warps: Vec<Warp> = (0..nwarps)
+        .map(|w| {
+            let valid = if (w + 1) * 32 <= nthreads {
+                u32::MAX
+            } else {
+                (1u32 << (nthreads - w * 32)) - 1
+            };
+            Warp::new(ctx, w, valid)
+        })
+        .collect();
+    loop {
+        let mut progressed = false;
+        for w in warps.iter_mut() {
+            if w.runnable() {
+                w.run(&mut cta)?;
+                progressed = true;
+            }
+        }
+        if warps.iter().all(|w| w.done()) {
+            return Ok(cta.output);
+        }
+        // Release barriers that can complete.
+        let exited = Cta::threads_exited(&warps);
+        let mut released = false;
+        for id in 0..16usize {
+            let waiting: Vec<usize> = (0..warps.len())
+                .filter(|&k| warps[k].waiting_on() == Some(id as u32))
+                .collect();
+            let b = &cta.barriers[id];
+            if b.arrived == 0 && waiting.is_empty() {
+                continue;
+            }
+            let expected = b.expected.unwrap_or(cta.nthreads);
+            let complete = match b.expected {
+                Some(n) => b.arrived >= n,
+                None => b.arrived + exited >= expected,
+            };
+            if complete && !waiting.is_empty() {
+                let b = std::mem::take(&mut cta.barriers[id]);
+                for k in waiting {
+                    warps[k].release_barrier(b.trues, b.falses == 0, b.trues > 0);
+                }
+                released = true;
+            }
+        }
+        if !progressed && !released {
+            let first = warps.iter().find(|w| w.waiting_on().is_some());
+            let (span, func, thread) =
+                first
+                    .map(|w| w.position(&cta))
+                    .unwrap_or((Span::DUMMY, None, [0; 3]));
+            let waits: Vec<String> = warps
+                .iter()
+                .filter_map(|w| {
+                    w.waiting_on()
+                        .map(|b| format!("warp {} at barrier {b}", w.index))
+                })
+                .collect();
+            return Err(Fault {
+                kind: FaultKind::BarrierDeadlock,
+                message: format!(
+                    "barrier deadlock: {} of {} threads exited and the rest wait forever ({})",
+                    exited,
+                    cta.nthreads,
+                    waits.join(", ")
+                ),
+                thread,
+                func,
+                span,
+                loc: None,
+            });
+        }
+        if ctx.cancel.load(Ordering::Relaxed) {
+            return Err(Fault {
+                kind: FaultKind::Cancelled,
+                message: "cancelled".into(),
+                thread: [0; 3],
+                func: None,
+                span: Span::DUMMY,
+                loc: None,
+            });
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Memory layout decided at lowering time: kernel and function parameter
+//! slots (CUDA's ABI: each parameter at the next offset aligned to its
+//! alignment), module globals with their initializer bytes and relocations,
+//! and the CTA's shared memory (static variables, then dynamic memory).
+
+use cranelift_codegen::entity::PrimaryMap;
+
+use super::{error, unsupported, ModuleCtx, ModuleSym};
+use crate::front::ast::{self, Imm, Initializer, StateSpace, Statement};
+use crate::front::{Diagnostic, DiagnosticKind};
+use crate::ir::{FuncId, Global, GlobalId, ParamSlot, RelocTarget, Relocation};
+
+pub(crate) fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+/// Parameter slots laid out in order; returns them and the total size.
+pub(crate) fn param_slots(params: &[ast::Param], _kernel: bool) -> (Vec<ParamSlot>, u32) {
+    let mut offset = 0u64;
+    let mut slots = Vec::with_capacity(params.len());
+    for p in params {
+        let size = p.size_bytes().max(if p.dims.is_empty() {
+            p.ty.size_bytes() as u64
+        } else {
+            0
+        });
+        let align = p
+            .align
+            .map(u64::from)
+            .unwrap_or_else(|| (p.ty.size_bytes() as u64 * p.vector.unwrap_or(1) as u64).max(1));
+        offset = align_up(offset, align);
+        slots.push(ParamSlot {
+            name: p.name.clone(),
+            offset: offset as u32,
+            size: size as u32,
+            align: align as u32,
+        });
+        offset += size;
+    }
+    (slots, offset as u32)
+}
+
+#[derive(Default)]
+pub(crate) struct SharedLayout {
+    pub size: u32,
+    pub max_align: u32,
+}
+
+impl SharedLayout {
+    fn alloc(&mut self, size: u64, align: u32) -> u32 {
+        let off = align_up(self.size as u64, align as u64) as u32;
+        self.size = off + size as u32;
+        self.max_align = self.max_align.max(align);
+        off
+    }
+
+    /// Dynamic shared memory starts after the static variables, 16-byte aligned
+    /// (the alignment CUDA guarantees for `extern __shared__` arrays).
+    pub fn dynamic_offset(&self) -> u32 {
+        align_up(self.size as u64, 16) as u32
+    }
+}
+
+fn var_align(v: &ast::Variable) -> u32 {
+    v.align
+        .unwrap_or_else(|| v.ty.size_bytes() * v.vector.unwrap_or(1) as u32)
+        .max(1)
+}
+
+/// Declared size of a variable; arrays sized by their initializer (`[]`) count its elements.
+fn var_size(v: &ast::Variable) -> u64 {
+    let elem = v.ty.size_bytes() as u64 * v.vector.unwrap_or(1) as u64;
+    if v.dims.iter().any(Option::is_none) {
+        let n = match &v.init {
+            Some(Initializer::List(items)) => count_leaves(items),
+            _ => 0,
+        };
+        return n * elem;
+    }
+    v.size_bytes()
+}
+
+fn count_leaves(items: &[Initializer]) -> u64 {
+    items
+        .iter()
+        .map(|i| match i {
+            Initializer::List(inner) => count_leaves(inner),
+            _ => 1,
+        })
+        .sum()
+}
+
+pub(crate) fn declare_module_variable(
+    v: &ast::Variable,
+    ctx: &mut ModuleCtx,
+    globals: &mut PrimaryMap<GlobalId, Global>,
+    shared: &mut SharedLayout,
+    errors: &mut Vec<Diagnostic>,
+) {
+    match v.space {
+        StateSpace::Global | StateSpace::Const => {
+            if let Some(ModuleSym::Global(_)) = ctx.syms.get(&v.name) {
+                return;
+            }
+            let size = var_size(v);
+            let id = globals.push(Global {
+                name: v.name.clone(),
+                constant: v.space == StateSpace::Const,
+                size,
+                align: var_align(v),
+                init: vec![0; size as usize],
+                relocations: Vec::new(),
+                external: v.linkage == Some(ast::Linkage::Extern),
+                span: v.span,
+            });
+            ctx.syms.insert(v.name.clone(), ModuleSym::Global(id));
+        }
+        StateSpace::Shared | StateSpace::SharedCta => {
+            let dynamic =
+                v.linkage == Some(ast::Linkage::Extern) || v.dims.iter().any(Option::is_none);
+            if dynamic {
+                ctx.syms.insert(v.name.clone(), ModuleSym::DynamicShared);
+            } else {
+                let off = shared.alloc(var_size(v), var_align(v));
+                ctx.syms.insert(v.name.clone(), ModuleSym::Shared(off));
+            }
+        }
+        _ => errors.push(unsupported(
+            v.span,
+            format_args!("module-scope `.{}` variable `{}`", v.space, v.name),
+        )),
+    }
+}
+
+pub(crate) fn declare_function_shared(
+    id: FuncId,
+    body: &[Statement],
+    ctx: &mut ModuleCtx,
+    shared: &mut SharedLayout,
+) {
+    let mut found = Vec::new();
+    super::walk_statements(body, &mut |s| {
+        if let Statement::Variable(v) = s {
+            if matches!(v.space, StateSpace::Shared | StateSpace::SharedCta) {
+                found.push(v.clone());
+            }
+        }
+    });
+    for v in found {
+        let off = shared.alloc(var_size(&v), var_align(&v));
+        ctx.func_shared.insert((id, v.name.clone()), off);
+    }
+}
+
+/// Writes a global's initializer bytes and relocations.
+pub(crate) fn initialize_global(
+    v: &ast::Variable,
+    ctx: &ModuleCtx,
+    globals: &mut PrimaryMap<GlobalId, Global>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let Some(init) = &v.init else { return };
+    let Some(ModuleSym::Global(id)) = ctx.syms.get(&v.name).copied() else {
+        return;
+    };
+    let elem = v.ty.size_bytes() as u64;
+    let mut leaves = Vec::new();
+    flatten(init, &mut leaves);
+    let g = &mut globals[id];
+    for (k, leaf) in leaves.into_iter().enumerate() {
+        let offset = k as u64 * elem;
+        if offset + elem > g.size {
+            errors.push(error(
+                DiagnosticKind::Semantic,
+                v.span,
+                format!("initializer of `{}` has too many elements", v.name),
+            ));
+            return;
+        }
+        match leaf {
+            Initializer::Imm(imm) => {
+                let bits = imm_bits(*imm, v.ty);
+                let bytes = bits.to_le_bytes();
+                g.init[offset as usize..(offset + elem) as usize]
+                    .copy_from_slice(&bytes[..elem as usize]);
+            }
+            Initializer::Symbol {
+                name,
+                offset: addend,
+            }
+            | Initializer::Generic {
+                name,
+                offset: addend,
+            } => {
+                let target = match ctx.syms.get(name) {
+                    Some(ModuleSym::Global(t)) => RelocTarget::Global(*t),
+                    Some(ModuleSym::Func(f)) => RelocTarget::Function(*f),
+                    Some(ModuleSym::Shared(off)) => RelocTarget::Shared(*off),
+                    _ => {
+                        errors.push(error(
+                            DiagnosticKind::Semantic,
+                            v.span,
+                            format!("unknown symbol `{name}` in the initializer of `{}`", v.name),
+                        ));
+                        return;
+                    }
+                };
+                g.relocations.push(Relocation {
+                    offset,
+                    width: elem as u32,
+                    target,
+                    addend: *addend,
+                });
+            }
+            Initializer::List(_) => unreachable!("flattened"),
+        }
+    }
+}
+
+fn flatten<'a>(init: &'a Initializer, out: &mut Vec<&'a Initializer>) {
+    match init {
+        Initializer::List(items) => items.iter().for_each(|i| flatten(i, out)),
+        leaf => out.push(leaf),
+    }
+}
+
+/// The bits of an immediate as a value of PTX type `ty` (floats converted).
+pub(crate) fn imm_bits(imm: Imm, ty: ast::ScalarType) -> u64 {
+    use ast::ScalarType as S;
+    match (imm, ty) {
+        (Imm::F64(b), S::F32) => (f64::from_bits(b) as f32).to_bits() as u64,
+        (Imm::F32(b), S::F64) => (f32::from_bits(b) as f64).to_bits(),
+        (Imm::Int(i), S::F32) => (i as f32).to_bits() as u64,
+        (Imm::Int(i), S::F64) => (i as f64).to_bits(),
+        (Imm::Int(i), _) => i as u64,
+        (Imm::F32(b), _) => b as u64,
+        (Imm::F64(b), _) => b,
+    }
+}

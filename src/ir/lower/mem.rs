@@ -1,0 +1,228 @@
+//! Memory instructions (PTX ISA §9.7.9): `ld`, `ldu`, `st`, `atom`, `red`,
+//! `cvta`, `isspacep`, and the cache hints that only cost an issue slot.
+
+use super::func::{FnLower, Sym};
+use super::mods::{space_of, Mods};
+use super::{error, unsupported, ModuleSym};
+use crate::front::ast::{Instruction, Kw, Opcode, Operand, OperandKind, StateSpace};
+use crate::front::{Diagnostic, DiagnosticKind};
+use crate::ir::{OpKind, Space, Src, Ty, Unit};
+
+pub(crate) fn lsu_unit(space: Space) -> Unit {
+    match space {
+        Space::Global | Space::Generic => Unit::LsuGlobal,
+        Space::Shared => Unit::LsuShared,
+        Space::Local => Unit::LsuLocal,
+        Space::Const => Unit::LsuConst,
+        Space::KernelParam | Space::FrameParam => Unit::LsuParam,
+    }
+}
+
+impl FnLower<'_> {
+    /// An address operand `[...]` in `space` (None: generic): base and offset.
+    fn address(
+        &mut self,
+        ins: &Instruction,
+        op: &Operand,
+        space: Option<StateSpace>,
+    ) -> Result<(Space, Src, i64), Diagnostic> {
+        let (base, offset) = match &op.kind {
+            OperandKind::Address { base, offset } => (base.as_deref(), *offset),
+            _ => {
+                return Err(error(
+                    DiagnosticKind::Semantic,
+                    op.span,
+                    "expected an address `[...]`",
+                ))
+            }
+        };
+        let mut ir_space = match space {
+            None => Space::Generic,
+            Some(s) => space_of(s)
+                .ok_or_else(|| unsupported(ins.span, format_args!("the `.{s}` state space")))?,
+        };
+        let Some(name) = base else {
+            return Ok((ir_space, Src::Imm(offset as u64), 0));
+        };
+        let base = match self.lookup(name) {
+            Some(Sym::Reg(r)) => {
+                if ir_space == Space::FrameParam {
+                    return Err(unsupported(
+                        op.span,
+                        "parameter-space access through a register",
+                    ));
+                }
+                Src::Reg(r)
+            }
+            Some(Sym::KernelParam(o)) => {
+                ir_space = Space::KernelParam;
+                return Ok((ir_space, Src::Imm(0), o as i64 + offset));
+            }
+            Some(Sym::FrameParam(o)) => {
+                return Ok((Space::FrameParam, Src::Imm(0), o as i64 + offset))
+            }
+            Some(Sym::Local(o)) => Src::FrameAddr(o),
+            Some(Sym::Shared(o)) => Src::Imm(o as u64),
+            None => match self.ctx.syms.get(name) {
+                Some(ModuleSym::Global(g)) => Src::Global(*g, 0),
+                Some(ModuleSym::Shared(o)) => Src::Imm(*o as u64),
+                Some(ModuleSym::DynamicShared) => Src::Imm(self.ctx.shared_dynamic_offset as u64),
+                _ => {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        op.span,
+                        format!("`{name}` is not declared"),
+                    ))
+                }
+            },
+        };
+        // A shared or local symbol used in a generic access means its generic address.
+        if ir_space == Space::Generic && matches!(base, Src::FrameAddr(_)) {
+            ir_space = Space::Local;
+        }
+        Ok((ir_space, base, offset))
+    }
+
+    pub(crate) fn memory(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        use Opcode::*;
+        match ins.opcode {
+            Ld | Ldu => {
+                let ty = self.ty(ins, m, 0)?;
+                let ops = self.operands(ins, 2..=3)?;
+                if ops.len() == 3 {
+                    return Err(unsupported(ins.span, "`ld` with a cache policy operand"));
+                }
+                let dsts = match &ops[0].kind {
+                    OperandKind::Vector(items) => items
+                        .iter()
+                        .map(|o| self.dst(o, ty))
+                        .collect::<Result<Vec<_>, _>>()?,
+                    _ => vec![self.dst(&ops[0], ty)?],
+                };
+                let (space, base, offset) = self.address(ins, &ops[1], m.space)?;
+                let cost = 1;
+                self.emit(
+                    ins,
+                    OpKind::Ld { space, ty, offset },
+                    dsts,
+                    vec![base],
+                    lsu_unit(space),
+                    cost,
+                )
+            }
+            St => {
+                let ty = self.ty(ins, m, 0)?;
+                let ops = self.operands(ins, 2..=3)?;
+                if ops.len() == 3 {
+                    return Err(unsupported(ins.span, "`st` with a cache policy operand"));
+                }
+                let (space, base, offset) = self.address(ins, &ops[0], m.space)?;
+                let mut srcs = vec![base];
+                match &ops[1].kind {
+                    OperandKind::Vector(items) => {
+                        for o in items {
+                            srcs.push(self.src(ins, o, ty)?);
+                        }
+                    }
+                    _ => srcs.push(self.src(ins, &ops[1], ty)?),
+                }
+                self.emit(
+                    ins,
+                    OpKind::St { space, ty, offset },
+                    vec![],
+                    srcs,
+                    lsu_unit(space),
+                    1,
+                )
+            }
+            Atom | Red => {
+                if m.vector > 1 {
+                    return Err(unsupported(ins.span, "vector atomics"));
+                }
+                let ty = self.ty(ins, m, 0)?;
+                let op = m.atom_op().ok_or_else(|| {
+                    error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        "atomic needs an operation",
+                    )
+                })?;
+                let has_dst = ins.opcode == Atom;
+                let n_src = if op == crate::ir::AtomOp::Cas { 2 } else { 1 };
+                let want = n_src + 1 + has_dst as usize;
+                let ops = self.operands(ins, want..=want + 1)?;
+                if ops.len() > want {
+                    return Err(unsupported(ins.span, "atomics with a cache policy operand"));
+                }
+                let (dsts, rest) = if has_dst {
+                    (vec![self.dst(&ops[0], ty)?], &ops[1..])
+                } else {
+                    (vec![], ops)
+                };
+                let (space, base, offset) = self.address(ins, &rest[0], m.space)?;
+                let mut srcs = vec![base];
+                for o in &rest[1..] {
+                    srcs.push(self.src(ins, o, ty)?);
+                }
+                let cost = if ty.bits() == 64 { 2 } else { 1 };
+                self.emit(
+                    ins,
+                    OpKind::Atom {
+                        space,
+                        op,
+                        ty,
+                        offset,
+                    },
+                    dsts,
+                    srcs,
+                    lsu_unit(space),
+                    cost,
+                )
+            }
+            Cvta => {
+                let ops = self.operands(ins, 2..=2)?;
+                let s = m.space.ok_or_else(|| {
+                    error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        "cvta needs a state space",
+                    )
+                })?;
+                let space = space_of(s)
+                    .ok_or_else(|| unsupported(ins.span, format_args!("cvta of `.{s}`")))?;
+                let ty = self.ty(ins, m, 0).unwrap_or(Ty::U64);
+                let d = self.dst(&ops[0], ty)?;
+                let a = self.src(ins, &ops[1], ty)?;
+                let kind = OpKind::Cvta {
+                    space,
+                    to_generic: !m.has(Kw::To),
+                };
+                self.emit(ins, kind, vec![d], vec![a], Unit::Int, 1)
+            }
+            Isspacep => {
+                let ops = self.operands(ins, 2..=2)?;
+                let s = m.space.ok_or_else(|| {
+                    error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        "isspacep needs a state space",
+                    )
+                })?;
+                let space = space_of(s)
+                    .ok_or_else(|| unsupported(ins.span, format_args!("isspacep of `.{s}`")))?;
+                let d = self.dst(&ops[0], Ty::Pred)?;
+                let a = self.src(ins, &ops[1], Ty::U64)?;
+                self.emit(
+                    ins,
+                    OpKind::Isspacep { space },
+                    vec![d],
+                    vec![a],
+                    Unit::Int,
+                    1,
+                )
+            }
+            // Cache hints: no architectural effect, one issue slot.
+            _ => self.emit(ins, OpKind::Nop, vec![], vec![], Unit::LsuGlobal, 1),
+        }
+    }
+}

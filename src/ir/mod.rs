@@ -1,0 +1,470 @@
+//! The micro-op IR: what PTX lowers to, and what the interpreter, the JIT and
+//! the timing model consume.
+//!
+//! A [`Module`] holds [`Function`]s and module-scope [`Global`]s in typed
+//! arenas (cranelift's `PrimaryMap`). A function has typed virtual registers
+//! (PTX registers are mutable, so this is not SSA), basic blocks of scalar
+//! [`Op`]s ending in an explicit [`Terminator`], and its memory layout (local
+//! frame, parameter slots). Every op carries its functional-unit class
+//! ([`Unit`]), its issue cost in hardware instructions, and the PTX span it
+//! came from. [`cfg`] computes predecessors, post-dominators and the
+//! reconvergence point of every branch once; [`verify`] checks the invariants
+//! later stages rely on; [`uniform`] marks warp-uniform values and
+//! branches; [`text`] prints the stable text form.
+
+pub mod cfg;
+pub mod lower;
+pub mod ops;
+pub mod text;
+pub mod uniform;
+pub mod verify;
+
+use cranelift_codegen::entity::{entity_impl, PrimaryMap, SecondaryMap};
+
+use crate::front::Span;
+pub use ops::*;
+
+/// A virtual register of a function.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(u32);
+entity_impl!(Reg, "r");
+
+/// A basic block of a function.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block(u32);
+entity_impl!(Block, "bb");
+
+/// A function (kernel or device function) of a module.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(u32);
+entity_impl!(FuncId, "fn");
+
+/// A module-scope variable in global or constant memory.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlobalId(u32);
+entity_impl!(GlobalId, "g");
+
+/// A lowered PTX module.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The source's name (for error messages).
+    pub source_name: String,
+    pub functions: PrimaryMap<FuncId, Function>,
+    pub globals: PrimaryMap<GlobalId, Global>,
+    /// Static shared memory of the module (all `.shared` variables), in bytes.
+    pub shared_static_size: u32,
+    /// Offset of dynamic (`extern .shared`) shared memory, aligned.
+    pub shared_dynamic_offset: u32,
+    /// `.file` index to path, for reporting CUDA source lines.
+    pub files: Vec<(u32, String)>,
+    /// Target architecture from `.target` (e.g. `sm_80`).
+    pub target: String,
+}
+
+impl Module {
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .find(|(_, f)| f.name == name)
+            .map(|(id, _)| id)
+    }
+
+    /// The kernels (`.entry` functions with bodies).
+    pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
+        self.functions.iter().filter(|(_, f)| f.is_kernel)
+    }
+
+    pub fn global_by_name(&self, name: &str) -> Option<GlobalId> {
+        self.globals
+            .iter()
+            .find(|(_, g)| g.name == name)
+            .map(|(id, _)| id)
+    }
+}
+
+/// A variable in `.global` or `.const` memory, with its initial bytes.
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub constant: bool,
+    pub size: u64,
+    pub align: u32,
+    /// Initial contents (`size` bytes; zero when there is no initializer).
+    pub init: Vec<u8>,
+    /// Addresses to patch into `init` at load time.
+    pub relocations: Vec<Relocation>,
+    /// Declared `.extern` without a definition in this module.
+    pub external: bool,
+    pub span: Span,
+}
+
+/// An address stored in a global's initializer.
+#[derive(Clone, Debug)]
+pub struct Relocation {
+    /// Byte offset in the global's data.
+    pub offset: u64,
+    /// Width of the stored address in bytes (4 or 8).
+    pub width: u32,
+    pub target: RelocTarget,
+    pub addend: i64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum RelocTarget {
+    Global(GlobalId),
+    Function(FuncId),
+    /// The address of a `.shared` variable (offset in the shared window).
+    Shared(u32),
+}
+
+/// One parameter slot of a function (in bytes).
+#[derive(Clone, Debug)]
+pub struct ParamSlot {
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+    pub align: u32,
+}
+
+/// A function: registers, blocks and memory layout.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub is_kernel: bool,
+    /// Declared without a body (an `.extern .func`).
+    pub external: bool,
+    /// Kernel parameters (in the kernel parameter buffer) or function
+    /// parameters (in the frame's parameter area).
+    pub params: Vec<ParamSlot>,
+    /// Return parameters of a `.func` (in the frame's parameter area).
+    pub returns: Vec<ParamSlot>,
+    /// Total bytes of kernel parameters.
+    pub param_bytes: u32,
+    pub regs: PrimaryMap<Reg, RegInfo>,
+    pub blocks: PrimaryMap<Block, BlockData>,
+    pub entry: Block,
+    /// Bytes of the per-thread frame: `.local` variables and `.param`
+    /// variables declared in the body, plus the function's own parameter and
+    /// return slots for `.func`s.
+    pub frame_size: u32,
+    pub frame_align: u32,
+    /// Control-flow facts, computed once after lowering.
+    pub cfg: cfg::CfgInfo,
+    /// Which registers and branches are warp-uniform (a side table).
+    pub uniform: uniform::Uniformity,
+    /// `.reqntid` / `.maxntid`, if declared.
+    pub reqntid: Option<[u32; 3]>,
+    pub maxntid: Option<[u32; 3]>,
+    pub span: Span,
+}
+
+impl Function {
+    pub fn new_reg(&mut self, ty: Ty, name: impl Into<String>) -> Reg {
+        self.regs.push(RegInfo {
+            ty,
+            name: name.into(),
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RegInfo {
+    pub ty: Ty,
+    /// The PTX name (or a generated one for temporaries).
+    pub name: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct BlockData {
+    /// The PTX label that starts this block, if any.
+    pub label: Option<String>,
+    pub ops: Vec<Op>,
+    pub term: Terminator,
+    /// Span of the terminator's PTX instruction.
+    pub term_span: Span,
+}
+
+/// How a block ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    Jump(Block),
+    /// Conditional branch on a predicate register (`@p bra` / `@!p bra`).
+    Branch {
+        cond: Reg,
+        negated: bool,
+        taken: Block,
+        not_taken: Block,
+        /// `bra.uni`: the program asserts the branch is warp-uniform.
+        uniform: bool,
+    },
+    /// `brx.idx`: jump to `targets[index]`.
+    Switch {
+        index: Reg,
+        targets: Vec<Block>,
+    },
+    /// Return from a `.func` (or end of the kernel for lanes executing it).
+    Ret,
+    /// `exit`: the executing threads finish.
+    Exit,
+    /// `trap`: abort the launch with an error.
+    Trap,
+    /// Not yet terminated (only during lowering; the verifier rejects it).
+    Unset,
+}
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src {
+    Reg(Reg),
+    /// Immediate bits (already converted to the op's type).
+    Imm(u64),
+    /// The device address of a global plus a byte offset.
+    Global(GlobalId, i64),
+    /// The address of a function (for indirect calls).
+    Func(FuncId),
+    /// The local-space address of this frame's byte `offset`.
+    FrameAddr(u32),
+}
+
+/// A predicate guard on an op.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guard {
+    pub reg: Reg,
+    pub negated: bool,
+}
+
+/// The hardware functional-unit class an op issues to (for the timing model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    Int,
+    Fp32,
+    Fp64,
+    Fp16,
+    /// Special function unit (transcendentals, reciprocals).
+    Sfu,
+    LsuGlobal,
+    LsuLocal,
+    LsuShared,
+    LsuConst,
+    LsuParam,
+    /// Branches, calls, warp votes and shuffles' control.
+    Control,
+    Barrier,
+    Tensor,
+}
+
+/// A memory state space, as addressed by loads, stores and atomics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Global,
+    Shared,
+    Local,
+    Const,
+    /// The kernel's parameter buffer (`ld.param` of a kernel parameter).
+    KernelParam,
+    /// The current frame's parameter area (`.func` params, call arguments).
+    FrameParam,
+    /// A generic address, decoded at run time.
+    Generic,
+}
+
+/// A special register (PTX ISA §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialReg {
+    Tid(u8),
+    Ntid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    Laneid,
+    Warpid,
+    Nwarpid,
+    Smid,
+    Nsmid,
+    Gridid,
+    LanemaskEq,
+    LanemaskLt,
+    LanemaskLe,
+    LanemaskGt,
+    LanemaskGe,
+    Clock,
+    ClockHi,
+    Clock64,
+    Globaltimer,
+    GlobaltimerLo,
+    GlobaltimerHi,
+    DynamicSmemSize,
+    TotalSmemSize,
+}
+
+/// Modes of `shfl.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// Modes of `vote.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+/// CTA barrier operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarKind {
+    /// `bar.sync` / `barrier.sync`: arrive and wait.
+    Sync,
+    /// `bar.arrive`: arrive without waiting.
+    Arrive,
+    /// `bar.red.popc.u32`: wait, then the count of threads whose predicate is true.
+    RedPopc,
+    /// `bar.red.and.pred` / `.or.pred`.
+    RedAnd,
+    RedOr,
+}
+
+/// The callee of a call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Callee {
+    Direct(FuncId),
+    /// Through a register holding a function address.
+    Indirect(Reg),
+    /// The device runtime's `vprintf(format, args)`.
+    Printf,
+    /// The device runtime's `__assertfail(message, file, line, function, char_size)`.
+    AssertFail,
+}
+
+/// An operation. Sources and destinations are in `srcs`/`dsts`; what they
+/// mean is documented per kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    /// `d = a`.
+    Mov,
+    /// `d = a op b`.
+    IntBin { op: IntBinOp, ty: Ty },
+    /// `d = op a`.
+    IntUn { op: IntUnOp, ty: Ty },
+    /// `d = op(a, b, c[, d])`.
+    IntTern { op: IntTernOp, ty: Ty },
+    /// `add.cc`/`addc`/`sub.cc`/`subc`: srcs `a, b[, cc]`, dsts `d[, cc]`.
+    AddCarry {
+        ty: Ty,
+        subtract: bool,
+        carry_in: bool,
+        carry_out: bool,
+    },
+    /// `mad.cc`/`madc`: srcs `a, b, c[, cc]`, dsts `d[, cc]`.
+    MadCarry {
+        hi: bool,
+        ty: Ty,
+        carry_in: bool,
+        carry_out: bool,
+    },
+    /// `d = op(a[, b[, c]])`.
+    Float {
+        op: FloatOp,
+        ty: Ty,
+        mods: FloatMods,
+    },
+    /// `setp`: srcs `a, b[, c]`, dsts `p[, q]` (q = !cmp combined with c).
+    Setp {
+        cmp: CmpOp,
+        ty: Ty,
+        ftz: bool,
+        combine: Option<BoolOp>,
+    },
+    /// `set.cmp.dty.sty`: srcs `a, b[, c]`, dst `d` (all ones / 1.0 when true).
+    Set {
+        cmp: CmpOp,
+        dty: Ty,
+        sty: Ty,
+        ftz: bool,
+        combine: Option<BoolOp>,
+    },
+    /// `selp`: srcs `a, b, p`: `p ? a : b`.
+    Selp,
+    /// `slct.dty.cty`: srcs `a, b, c`: `c >= 0 ? a : b`.
+    Slct { cty: Ty, ftz: bool },
+    /// `testp`: src `a`, dst `p`.
+    Testp { prop: TestProp, ty: Ty },
+    /// `cvt`: src `a` (for packed destinations, two sources), dst `d`.
+    Cvt { dst: Ty, src: Ty, mods: CvtMods },
+    /// Pack `count` elements of `bits` each (srcs, low first) into `d`.
+    Pack { bits: u32 },
+    /// Unpack `a` into dsts of `bits` each (low first).
+    Unpack { bits: u32 },
+    /// `d = special register`.
+    ReadSpecial(SpecialReg),
+    /// Load `dsts.len()` elements of `ty` from `srcs[0] + offset` in `space`.
+    Ld { space: Space, ty: Ty, offset: i64 },
+    /// Store srcs[1..] (elements of `ty`) to `srcs[0] + offset` in `space`.
+    St { space: Space, ty: Ty, offset: i64 },
+    /// Atomic read-modify-write at `srcs[0] + offset`: srcs `addr, b[, c]`,
+    /// dsts `[old]` (none for `red`).
+    Atom {
+        space: Space,
+        op: AtomOp,
+        ty: Ty,
+        offset: i64,
+    },
+    /// `cvta`: convert between a space's addresses and generic ones.
+    Cvta { space: Space, to_generic: bool },
+    /// `isspacep.space`: src `a`, dst `p`.
+    Isspacep { space: Space },
+    /// `shfl.sync`: srcs `a, b, c, membermask`, dsts `d[, p]`.
+    Shfl { mode: ShflMode },
+    /// `vote.sync`: srcs `a (pred), membermask`, dst `d`.
+    Vote { mode: VoteMode, negate_src: bool },
+    /// `match.any/all.sync`: srcs `a, membermask`, dsts `d[, p]`.
+    Match { all: bool, ty: Ty },
+    /// `redux.sync`: srcs `a, membermask`, dst `d`.
+    Redux { op: AtomOp, ty: Ty },
+    /// `activemask.b32`: dst `d`.
+    Activemask,
+    /// `bar.warp.sync membermask`.
+    WarpSync,
+    /// CTA barrier: srcs `id[, count][, pred]`, dsts `[d]` for reductions.
+    Bar {
+        kind: BarKind,
+        has_count: bool,
+        negate_pred: bool,
+    },
+    /// Memory fences (`membar`, `fence`): ordering only.
+    Fence,
+    /// Call: copies each of `args` (caller frame offset, callee frame offset,
+    /// size) into the callee's parameter area, runs it, and copies each of
+    /// `rets` (callee offset, caller offset, size) back.
+    Call {
+        callee: Callee,
+        args: Vec<(u32, u32, u32)>,
+        rets: Vec<(u32, u32, u32)>,
+    },
+    /// No effect (prefetch, nanosleep, pmevent...).
+    Nop,
+}
+
+/// One micro-op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Op {
+    pub kind: OpKind,
+    pub dsts: Vec<Reg>,
+    pub srcs: Vec<Src>,
+    pub guard: Option<Guard>,
+    /// The functional-unit class the op issues to.
+    pub unit: Unit,
+    /// How many hardware instructions this op stands for (its issue cost).
+    pub cost: u16,
+    /// The PTX instruction it came from.
+    pub span: Span,
+    /// The high-level source line of the last `.loc` before it: (file index, line).
+    pub loc: Option<(u32, u32)>,
+}
+
+/// Per-block facts used by the executors.
+pub type BlockMap<T> = SecondaryMap<Block, T>;

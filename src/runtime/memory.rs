@@ -1,0 +1,308 @@
+//! Device memory: one reserved host arena for all global allocations, and the
+//! device address map.
+//!
+//! Device addresses are 64-bit values in ranges of their own, never host
+//! pointers: global memory is `GLOBAL_BASE + offset` into the arena; generic
+//! addresses of shared and local memory fall in their own windows. Every
+//! guest access goes through [`GlobalMemory::check`], which requires the whole
+//! access to lie inside one live allocation and to be naturally aligned, so
+//! guest code can never reach host memory outside the arena. Accesses use
+//! atomic operations of the access width (plain moves on x86-64), which
+//! keeps concurrently running CTAs free of data races in Rust's memory model.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+/// First device address of global memory.
+pub const GLOBAL_BASE: u64 = 0x0000_1000_0000_0000;
+/// Generic addresses of shared memory: `SHARED_WINDOW + offset`.
+pub const SHARED_WINDOW: u64 = 0x0000_7e00_0000_0000;
+/// Generic addresses of local memory: `LOCAL_WINDOW + offset`.
+pub const LOCAL_WINDOW: u64 = 0x0000_7f00_0000_0000;
+/// Size of the shared and local windows.
+pub const WINDOW_SIZE: u64 = 1 << 32;
+/// Function "addresses" (for indirect calls): `FUNC_BASE + 16 * index`.
+pub const FUNC_BASE: u64 = 0x0000_0f00_0000_0000;
+/// Allocation granularity (and alignment) of device memory.
+pub const ALLOC_ALIGN: u64 = 256;
+
+/// Why an access was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessFault {
+    /// Outside every live allocation (or outside the space's bounds).
+    OutOfBounds,
+    /// Not aligned to the access size.
+    Misaligned,
+}
+
+/// The arena and its live allocations.
+pub struct GlobalMemory {
+    bytes: Box<[AtomicU64]>,
+    /// Live allocations as sorted, disjoint `[start, end)` arena offsets.
+    allocations: Vec<(u64, u64)>,
+    next: u64,
+}
+
+impl GlobalMemory {
+    /// Reserves an arena of `capacity` bytes (zero pages are mapped lazily by the OS).
+    pub fn new(capacity: u64) -> GlobalMemory {
+        let words = capacity.div_ceil(8) as usize;
+        let mut v: Vec<u64> = vec![0; words];
+        // SAFETY: AtomicU64 has the same size and alignment as u64.
+        let bytes = unsafe {
+            let ptr = v.as_mut_ptr() as *mut AtomicU64;
+            let len = v.len();
+            let cap = v.capacity();
+            std::mem::forget(v);
+            Vec::from_raw_parts(ptr, len, cap).into_boxed_slice()
+        };
+        GlobalMemory {
+            bytes,
+            allocations: Vec::new(),
+            next: ALLOC_ALIGN,
+        }
+    }
+
+    pub fn capacity(&self) -> u64 {
+        self.bytes.len() as u64 * 8
+    }
+
+    /// Allocates `size` bytes (zeroed), returning the device address.
+    pub fn alloc(&mut self, size: u64) -> Option<u64> {
+        let size = size.max(1);
+        let start = self.next.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+        let end = start.checked_add(size)?;
+        if end > self.capacity() {
+            return None;
+        }
+        // A gap after each allocation catches small overruns as faults.
+        self.next = end + ALLOC_ALIGN;
+        self.allocations.push((start, end));
+        self.fill(start, end - start, 0);
+        Some(GLOBAL_BASE + start)
+    }
+
+    /// Frees the allocation starting at `addr`.
+    pub fn free(&mut self, addr: u64) -> bool {
+        let off = addr.wrapping_sub(GLOBAL_BASE);
+        match self.allocations.binary_search_by_key(&off, |a| a.0) {
+            Ok(i) => {
+                self.allocations.remove(i);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The live allocation `[start, end)` (device addresses) containing `addr`.
+    pub fn allocation_of(&self, addr: u64) -> Option<(u64, u64)> {
+        let off = addr.checked_sub(GLOBAL_BASE)?;
+        let i = self.allocations.partition_point(|a| a.0 <= off);
+        let (s, e) = *self.allocations.get(i.checked_sub(1)?)?;
+        (off < e).then_some((GLOBAL_BASE + s, GLOBAL_BASE + e))
+    }
+
+    /// Checks a guest access of `size` bytes at `addr`; returns the arena offset.
+    #[inline]
+    pub fn check(&self, addr: u64, size: u64) -> Result<u64, AccessFault> {
+        let off = addr
+            .checked_sub(GLOBAL_BASE)
+            .ok_or(AccessFault::OutOfBounds)?;
+        let i = self.allocations.partition_point(|a| a.0 <= off);
+        let Some(&(_, e)) = i.checked_sub(1).and_then(|i| self.allocations.get(i)) else {
+            return Err(AccessFault::OutOfBounds);
+        };
+        if off.checked_add(size).is_none_or(|end| end > e) {
+            return Err(AccessFault::OutOfBounds);
+        }
+        if addr % size.min(16) != 0 {
+            return Err(AccessFault::Misaligned);
+        }
+        Ok(off)
+    }
+
+    fn word(&self, off: u64) -> &AtomicU64 {
+        &self.bytes[(off / 8) as usize]
+    }
+
+    /// Loads `size` (1, 2, 4, 8) bytes at a checked arena offset.
+    #[inline]
+    pub fn load(&self, off: u64, size: u64) -> u64 {
+        let w = self.word(off);
+        let sub = (off % 8) as usize;
+        // SAFETY: `off` was checked to lie in the arena and to be aligned to
+        // `size`, so the sub-word of that width is inside the same AtomicU64.
+        unsafe {
+            let p = (w as *const AtomicU64 as *const u8).add(sub);
+            match size {
+                1 => (*(p as *const AtomicU8)).load(Ordering::Relaxed) as u64,
+                2 => (*(p as *const AtomicU16)).load(Ordering::Relaxed) as u64,
+                4 => (*(p as *const AtomicU32)).load(Ordering::Relaxed) as u64,
+                _ => w.load(Ordering::Relaxed),
+            }
+        }
+    }
+
+    /// Stores the low `size` bytes of `value` at a checked arena offset.
+    #[inline]
+    pub fn store(&self, off: u64, size: u64, value: u64) {
+        let w = self.word(off);
+        let sub = (off % 8) as usize;
+        // SAFETY: as in `load`.
+        unsafe {
+            let p = (w as *const AtomicU64 as *const u8).add(sub);
+            match size {
+                1 => (*(p as *const AtomicU8)).store(value as u8, Ordering::Relaxed),
+                2 => (*(p as *const AtomicU16)).store(value as u16, Ordering::Relaxed),
+                4 => (*(p as *const AtomicU32)).store(value as u32, Ordering::Relaxed),
+                _ => w.store(value, Ordering::Relaxed),
+            }
+        }
+    }
+
+    /// Atomically replaces the value at a checked offset with `f(old)`; returns `old`.
+    pub fn atomic_update(&self, off: u64, size: u64, f: &mut dyn FnMut(u64) -> u64) -> u64 {
+        let w = self.word(off);
+        let sub = (off % 8) as usize;
+        // SAFETY: as in `load`.
+        unsafe {
+            let p = (w as *const AtomicU64 as *const u8).add(sub);
+            match size {
+                2 => {
+                    let a = &*(p as *const AtomicU16);
+                    let mut old = a.load(Ordering::Relaxed);
+                    loop {
+                        match a.compare_exchange_weak(
+                            old,
+                            f(old as u64) as u16,
+                            Ordering::SeqCst,
+                            Ordering::Relaxed,
+                        ) {
+                            Ok(v) => return v as u64,
+                            Err(v) => old = v,
+                        }
+                    }
+                }
+                4 => {
+                    let a = &*(p as *const AtomicU32);
+                    let mut old = a.load(Ordering::Relaxed);
+                    loop {
+                        match a.compare_exchange_weak(
+                            old,
+                            f(old as u64) as u32,
+                            Ordering::SeqCst,
+                            Ordering::Relaxed,
+                        ) {
+                            Ok(v) => return v as u64,
+                            Err(v) => old = v,
+                        }
+                    }
+                }
+                _ => {
+                    let mut old = w.load(Ordering::Relaxed);
+                    loop {
+                        match w.compare_exchange_weak(
+                            old,
+                            f(old),
+                            Ordering::SeqCst,
+                            Ordering::Relaxed,
+                        ) {
+                            Ok(v) => return v,
+                            Err(v) => old = v,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Copies host bytes into device memory (the range must lie in one allocation).
+    pub fn write_bytes(&self, addr: u64, data: &[u8]) -> Result<(), AccessFault> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        let off = self.check(addr, data.len() as u64).or_else(|e| match e {
+            AccessFault::Misaligned => Ok(addr - GLOBAL_BASE),
+            other => Err(other),
+        })?;
+        for (i, b) in data.iter().enumerate() {
+            self.store(off + i as u64, 1, *b as u64);
+        }
+        Ok(())
+    }
+
+    /// Copies device memory to host bytes.
+    pub fn read_bytes(&self, addr: u64, out: &mut [u8]) -> Result<(), AccessFault> {
+        if out.is_empty() {
+            return Ok(());
+        }
+        let off = self.check(addr, out.len() as u64).or_else(|e| match e {
+            AccessFault::Misaligned => Ok(addr - GLOBAL_BASE),
+            other => Err(other),
+        })?;
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = self.load(off + i as u64, 1) as u8;
+        }
+        Ok(())
+    }
+
+    fn fill(&self, off: u64, len: u64, byte: u8) {
+        for i in 0..len {
+            self.store(off + i, 1, byte as u64);
+        }
+    }
+
+    /// Sets `len` bytes at `addr` to `byte`.
+    pub fn memset(&self, addr: u64, byte: u8, len: u64) -> Result<(), AccessFault> {
+        if len == 0 {
+            return Ok(());
+        }
+        let off = self.check(addr, len).or_else(|e| match e {
+            AccessFault::Misaligned => Ok(addr - GLOBAL_BASE),
+            other => Err(other),
+        })?;
+        self.fill(off, len, byte);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accesses_outside_live_allocations_fault() {
+        let mut m = GlobalMemory::new(1 << 20);
+        let a = m.alloc(100).unwrap();
+        let b = m.alloc(64).unwrap();
+        assert_eq!(m.check(a, 4), Ok(a - GLOBAL_BASE));
+        assert_eq!(m.check(a + 96, 4).map(|_| ()), Ok(()));
+        assert_eq!(m.check(a + 98, 4), Err(AccessFault::OutOfBounds));
+        assert_eq!(m.check(a + 100, 1), Err(AccessFault::OutOfBounds));
+        assert_eq!(m.check(a + 2, 4), Err(AccessFault::Misaligned));
+        assert_eq!(m.check(0, 4), Err(AccessFault::OutOfBounds));
+        assert_eq!(m.check(u64::MAX - 2, 4), Err(AccessFault::OutOfBounds));
+        assert_eq!(
+            m.check(GLOBAL_BASE + (1 << 40), 8),
+            Err(AccessFault::OutOfBounds)
+        );
+        assert!(m.free(a));
+        assert_eq!(m.check(a, 4), Err(AccessFault::OutOfBounds));
+        assert!(m.check(b, 8).is_ok());
+    }
+
+    #[test]
+    fn loads_and_stores_round_trip_at_every_width() {
+        let mut m = GlobalMemory::new(1 << 16);
+        let a = m.alloc(64).unwrap();
+        m.write_bytes(a, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+        let off = m.check(a, 8).unwrap();
+        assert_eq!(m.load(off, 8), 0x0807060504030201);
+        assert_eq!(m.load(off + 4, 4), 0x08070605);
+        assert_eq!(m.load(off + 2, 2), 0x0403);
+        m.store(off + 1, 1, 0xff);
+        assert_eq!(m.load(off, 4), 0x0403ff01);
+        let old = m.atomic_update(off, 4, &mut |v| v + 1);
+        assert_eq!(old, 0x0403ff01);
+        assert_eq!(m.load(off, 4), 0x0403ff02);
+    }
+}

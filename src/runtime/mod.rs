@@ -1,0 +1,432 @@
+//! The device runtime: device memory, loaded modules, and launches.
+//!
+//! A [`Device`] owns the global-memory arena ([`memory`]), the modules
+//! loaded into it (parsed, lowered and verified at load time, their globals
+//! placed in the arena with initializers and relocations applied), and runs
+//! launches: CTAs in parallel on all cores (rayon), each CTA's warps by the
+//! interpreter, faults turned into [`Error::Launch`] naming kernel, block,
+//! thread and PTX line, printf output collected in a deterministic order.
+
+pub mod args;
+pub mod memory;
+pub mod printf;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use cranelift_codegen::entity::EntityRef;
+use rayon::prelude::*;
+
+use crate::error::{Error, LaunchError};
+use crate::front::{self, SourceFile};
+use crate::interp::{self, FaultKind, LaunchCtx};
+use crate::ir::{self, FuncId, ParamSlot, RelocTarget};
+use memory::{GlobalMemory, FUNC_BASE, SHARED_WINDOW};
+
+/// Limits and sizes of a device.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Bytes reserved for global memory (allocations and module globals).
+    pub arena_bytes: u64,
+    /// A launch may execute at most this many warp-instructions (the watchdog).
+    pub watchdog_instructions: u64,
+    /// A launch may run at most this long.
+    pub watchdog_time: Option<Duration>,
+    /// Local memory (stack) per thread in bytes.
+    pub stack_bytes: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            arena_bytes: 1 << 30,
+            watchdog_instructions: 1 << 36,
+            watchdog_time: Some(Duration::from_secs(600)),
+            stack_bytes: 64 * 1024,
+        }
+    }
+}
+
+/// Largest block, grid and shared-memory sizes (those of compute capability 9.0).
+pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
+pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+pub const MAX_GRID_DIM: [u32; 3] = [(1 << 31) - 1, 65535, 65535];
+pub const MAX_SHARED_PER_BLOCK: u32 = 227 * 1024;
+pub const MAX_PARAM_BYTES: u32 = 32764;
+
+/// A module loaded into a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModuleId(usize);
+
+struct LoadedModule {
+    source: SourceFile,
+    ir: ir::Module,
+    global_addrs: Vec<u64>,
+}
+
+/// A launch's grid and block.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_bytes: u32,
+}
+
+/// What a successful launch reports.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchReport {
+    /// Device printf output, ordered by block, then thread, then call order.
+    pub printf: String,
+    pub warp_instructions: u64,
+    pub elapsed: Duration,
+}
+
+pub struct Device {
+    memory: GlobalMemory,
+    modules: Vec<LoadedModule>,
+    options: Options,
+}
+
+impl Device {
+    pub fn new(options: Options) -> Device {
+        Device {
+            memory: GlobalMemory::new(options.arena_bytes),
+            modules: Vec::new(),
+            options,
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn set_options(&mut self, options: Options) {
+        self.options.watchdog_instructions = options.watchdog_instructions;
+        self.options.watchdog_time = options.watchdog_time;
+        self.options.stack_bytes = options.stack_bytes;
+    }
+
+    /// Parses, lowers and verifies PTX text, and places its globals in device memory.
+    pub fn load_ptx(&mut self, name: &str, text: &str) -> Result<ModuleId, Error> {
+        let source = SourceFile::new(name, text);
+        let ast = front::parse(&source).map_err(Error::Module)?;
+        let ir = ir::lower::run(&ast, &source).map_err(Error::Module)?;
+        let mut global_addrs = Vec::with_capacity(ir.globals.len());
+        for (_, g) in ir.globals.iter() {
+            let addr = self.alloc(g.size.max(1))?;
+            global_addrs.push(addr);
+        }
+        for (id, g) in ir.globals.iter() {
+            let mut bytes = g.init.clone();
+            for r in &g.relocations {
+                let target = match r.target {
+                    RelocTarget::Global(t) => global_addrs[t.index()],
+                    RelocTarget::Function(f) => FUNC_BASE + 16 * f.index() as u64,
+                    RelocTarget::Shared(off) => SHARED_WINDOW + off as u64,
+                };
+                let v = target.wrapping_add(r.addend as u64).to_le_bytes();
+                let at = r.offset as usize;
+                bytes[at..at + r.width as usize].copy_from_slice(&v[..r.width as usize]);
+            }
+            self.memory
+                .write_bytes(global_addrs[id.index()], &bytes)
+                .map_err(|_| Error::InvalidArgument(format!("cannot place global `{}`", g.name)))?;
+        }
+        self.modules.push(LoadedModule {
+            source,
+            ir,
+            global_addrs,
+        });
+        Ok(ModuleId(self.modules.len() - 1))
+    }
+
+    fn module(&self, m: ModuleId) -> &LoadedModule {
+        &self.modules[m.0]
+    }
+
+    /// The lowered IR of a loaded module.
+    pub fn ir(&self, m: ModuleId) -> &ir::Module {
+        &self.module(m).ir
+    }
+
+    pub fn alloc(&mut self, size: u64) -> Result<u64, Error> {
+        self.memory.alloc(size).ok_or(Error::OutOfMemory {
+            requested: size,
+            capacity: self.memory.capacity(),
+        })
+    }
+
+    pub fn free(&mut self, addr: u64) -> Result<(), Error> {
+        if self.memory.free(addr) {
+            Ok(())
+        } else {
+            Err(Error::InvalidAddress { addr, len: 0 })
+        }
+    }
+
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), Error> {
+        self.memory
+            .write_bytes(addr, data)
+            .map_err(|_| Error::InvalidAddress {
+                addr,
+                len: data.len() as u64,
+            })
+    }
+
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Error> {
+        let len = out.len() as u64;
+        self.memory
+            .read_bytes(addr, out)
+            .map_err(|_| Error::InvalidAddress { addr, len })
+    }
+
+    pub fn memset(&self, addr: u64, byte: u8, len: u64) -> Result<(), Error> {
+        self.memory
+            .memset(addr, byte, len)
+            .map_err(|_| Error::InvalidAddress { addr, len })
+    }
+
+    /// The device address and size of a module-scope `.global` or `.const` variable.
+    pub fn global(&self, m: ModuleId, name: &str) -> Result<(u64, u64), Error> {
+        let lm = self.module(m);
+        let id = lm.ir.global_by_name(name).ok_or_else(|| {
+            let names: Vec<&str> = lm.ir.globals.values().map(|g| g.name.as_str()).collect();
+            Error::InvalidArgument(format!(
+                "no global `{name}` in {}; it has: {}",
+                lm.source.name(),
+                names.join(", ")
+            ))
+        })?;
+        Ok((lm.global_addrs[id.index()], lm.ir.globals[id].size))
+    }
+
+    /// Finds a kernel by name (or the only one, when `name` is `None`).
+    pub fn kernel(&self, m: ModuleId, name: Option<&str>) -> Result<FuncId, Error> {
+        let lm = self.module(m);
+        let kernels: Vec<(FuncId, &ir::Function)> = lm.ir.kernels().collect();
+        let list = || {
+            kernels
+                .iter()
+                .map(|(_, f)| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match name {
+            Some(n) => kernels
+                .iter()
+                .find(|(_, f)| f.name == n)
+                .map(|(id, _)| *id)
+                .ok_or_else(|| {
+                    Error::InvalidArgument(format!(
+                        "no kernel `{n}` in {}; kernels: {}",
+                        lm.source.name(),
+                        list()
+                    ))
+                }),
+            None if kernels.len() == 1 => Ok(kernels[0].0),
+            None => Err(Error::InvalidArgument(format!(
+                "{} has {} kernels ({}); choose one with --kernel",
+                lm.source.name(),
+                kernels.len(),
+                list()
+            ))),
+        }
+    }
+
+    /// The parameter slots of a kernel (offsets and sizes in the parameter buffer).
+    pub fn kernel_params(&self, m: ModuleId, k: FuncId) -> (&[ParamSlot], u32) {
+        let f = &self.module(m).ir.functions[k];
+        (&f.params, f.param_bytes)
+    }
+
+    fn check_config(
+        &self,
+        f: &ir::Function,
+        cfg: &LaunchConfig,
+        params: &[u8],
+        shared_static: u32,
+    ) -> Result<(), Error> {
+        let bad = |m: String| Err(Error::InvalidArgument(m));
+        for d in 0..3 {
+            if cfg.block[d] == 0 || cfg.grid[d] == 0 {
+                return bad(format!(
+                    "grid {:?} and block {:?} must have no zero dimension",
+                    cfg.grid, cfg.block
+                ));
+            }
+            if cfg.block[d] > MAX_BLOCK_DIM[d] {
+                return bad(format!(
+                    "block dimension {} is {}, above the limit {}",
+                    "xyz".as_bytes()[d] as char,
+                    cfg.block[d],
+                    MAX_BLOCK_DIM[d]
+                ));
+            }
+            if cfg.grid[d] > MAX_GRID_DIM[d] {
+                return bad(format!(
+                    "grid dimension {} is {}, above the limit {}",
+                    "xyz".as_bytes()[d] as char,
+                    cfg.grid[d],
+                    MAX_GRID_DIM[d]
+                ));
+            }
+        }
+        let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
+        if threads > MAX_THREADS_PER_BLOCK as u64 {
+            return bad(format!(
+                "a block of {threads} threads exceeds the limit of {MAX_THREADS_PER_BLOCK}"
+            ));
+        }
+        for (what, lim) in [("reqntid", f.reqntid), ("maxntid", f.maxntid)] {
+            if let Some(l) = lim {
+                let ok = if what == "reqntid" {
+                    l == cfg.block
+                } else {
+                    threads <= l.iter().map(|&x| x as u64).product()
+                };
+                if !ok {
+                    return bad(format!(
+                        "kernel `{}` declares .{what} {:?}; the launch uses a block of {:?}",
+                        f.name, l, cfg.block
+                    ));
+                }
+            }
+        }
+        let shared = shared_static as u64 + cfg.shared_bytes as u64;
+        if shared > MAX_SHARED_PER_BLOCK as u64 {
+            return bad(format!("{shared} bytes of shared memory per block exceed the limit of {MAX_SHARED_PER_BLOCK}"));
+        }
+        if params.len() != f.param_bytes as usize {
+            return bad(format!(
+                "kernel `{}` takes {} bytes of parameters, got {}",
+                f.name,
+                f.param_bytes,
+                params.len()
+            ));
+        }
+        if f.param_bytes > MAX_PARAM_BYTES {
+            return bad(format!(
+                "{} bytes of kernel parameters exceed the limit of {MAX_PARAM_BYTES}",
+                f.param_bytes
+            ));
+        }
+        Ok(())
+    }
+
+    /// Launches `kernel` over a grid with a prepared parameter buffer.
+    pub fn launch(
+        &self,
+        m: ModuleId,
+        kernel: FuncId,
+        cfg: LaunchConfig,
+        params: &[u8],
+    ) -> Result<LaunchReport, Error> {
+        let lm = self.module(m);
+        let f = &lm.ir.functions[kernel];
+        self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
+        let start = Instant::now();
+        let budget = AtomicU64::new(self.options.watchdog_instructions);
+        let cancel = AtomicBool::new(false);
+        let ctx = LaunchCtx {
+            module: &lm.ir,
+            kernel,
+            memory: &self.memory,
+            params,
+            global_addrs: &lm.global_addrs,
+            grid: cfg.grid,
+            block: cfg.block,
+            dynamic_shared: cfg.shared_bytes,
+            budget: &budget,
+            deadline: self.options.watchdog_time.map(|t| start + t),
+            cancel: &cancel,
+            stack_limit: self.options.stack_bytes,
+            start,
+        };
+        let [gx, gy, gz] = cfg.grid;
+        let n = gx as u64 * gy as u64 * gz as u64;
+        let results: Vec<Result<interp::CtaOutput, interp::Fault>> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let ctaid = [
+                    (i % gx as u64) as u32,
+                    ((i / gx as u64) % gy as u64) as u32,
+                    (i / (gx as u64 * gy as u64)) as u32,
+                ];
+                let r = interp::run_cta(&ctx, ctaid);
+                if r.is_err() {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                r
+            })
+            .collect();
+        let mut report = LaunchReport::default();
+        let mut first_fault = None;
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(out) => {
+                    report.warp_instructions += out.warp_instructions;
+                    let mut recs = out.printf;
+                    recs.sort_by_key(|r| r.thread);
+                    for rec in recs {
+                        report.printf.push_str(&rec.text);
+                    }
+                }
+                Err(fault) if fault.kind == FaultKind::Cancelled => {}
+                Err(fault) => {
+                    if first_fault.is_none() {
+                        first_fault = Some((i as u64, fault));
+                    }
+                }
+            }
+        }
+        if let Some((i, fault)) = first_fault {
+            let block = [
+                (i % gx as u64) as u32,
+                ((i / gx as u64) % gy as u64) as u32,
+                (i / (gx as u64 * gy as u64)) as u32,
+            ];
+            return Err(self.launch_error(lm, f, block, fault));
+        }
+        report.elapsed = start.elapsed();
+        Ok(report)
+    }
+
+    fn launch_error(
+        &self,
+        lm: &LoadedModule,
+        kernel: &ir::Function,
+        block: [u32; 3],
+        fault: interp::Fault,
+    ) -> Error {
+        let span = fault.span;
+        let (location, source_line) = if span.start == 0 && span.end == 0 {
+            (lm.source.name().to_string(), String::new())
+        } else {
+            let lc = lm.source.line_col(span.start as usize);
+            (
+                lm.source.location(span),
+                lm.source.line_text(lc.line).to_string(),
+            )
+        };
+        let source_location = fault.loc.map(|(file, line)| {
+            let name = lm
+                .ir
+                .files
+                .iter()
+                .find(|f| f.0 == file)
+                .map(|f| f.1.as_str())
+                .unwrap_or("?");
+            format!("{name}:{line}")
+        });
+        Error::Launch(Box::new(LaunchError {
+            source_location,
+            kind: fault.kind,
+            message: fault.message,
+            kernel: kernel.name.clone(),
+            block,
+            thread: fault.thread,
+            location,
+            source_line,
+        }))
+    }
+}

@@ -1,0 +1,13 @@
+//! Semantics of the micro-ops: pure scalar functions over lane bit patterns.
+//!
+//! One file per family: [`int`] (integer arithmetic, bit manipulation,
+//! comparisons, atomic value updates), [`float`] (floating-point arithmetic
+//! with PTX rounding, ftz, saturation and NaN rules; comparisons; `testp`),
+//! [`cvt`] (every `cvt` type pair and modifier). The interpreter calls them
+//! per lane; the JIT calls them for operations it does not inline. They are
+//! the executable definition of PTX semantics in warpjit, tested against the
+//! PTX ISA's rules.
+
+pub mod cvt;
+pub mod float;
+pub mod int;

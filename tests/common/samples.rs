@@ -1,0 +1,254 @@
+//! Running a corpus sample through the library API and checking it against
+//! its CPU reference (shared by the sample tests and, later, the JIT's).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use warpjit::front::DiagnosticKind;
+use warpjit::runtime::{args, Device, LaunchConfig, Options};
+use warpjit::Error;
+
+/// How one PTX file of a sample fared.
+#[derive(Debug)]
+pub enum Outcome {
+    Pass,
+    /// The module uses instructions warpjit does not implement yet (listed).
+    Unsupported(Vec<String>),
+    Fail(String),
+}
+
+pub struct Sample {
+    pub dir: PathBuf,
+    pub spec: serde_json::Value,
+}
+
+impl Sample {
+    pub fn load(dir: &Path) -> Sample {
+        let spec =
+            serde_json::from_str(&super::read(&dir.join("sample.json"))).expect("sample.json");
+        Sample {
+            dir: dir.to_path_buf(),
+            spec,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        let root = super::repo_root().join("ptx-samples");
+        self.dir
+            .strip_prefix(root)
+            .unwrap_or(&self.dir)
+            .display()
+            .to_string()
+    }
+
+    pub fn ptx_files(&self) -> Vec<PathBuf> {
+        self.spec["ptx"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| self.dir.join(p.as_str().unwrap()))
+            .collect()
+    }
+
+    fn strings(&self, key: &str) -> Vec<String> {
+        self.spec[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    fn dim3(&self, key: &str) -> [u32; 3] {
+        let v: Vec<u32> = self.spec[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap() as u32)
+            .collect();
+        [v[0], v[1], v[2]]
+    }
+
+    /// Runs one PTX file of the sample and checks everything it expects.
+    pub fn run(&self, ptx: &Path) -> Outcome {
+        match self.try_run(ptx) {
+            Ok(o) => o,
+            Err(e) => Outcome::Fail(e),
+        }
+    }
+
+    fn try_run(&self, ptx: &Path) -> Result<Outcome, String> {
+        let mut dev = Device::new(Options {
+            arena_bytes: 256 << 20,
+            ..Options::default()
+        });
+        let text = super::read(ptx);
+        let m = match dev.load_ptx(&ptx.display().to_string(), &text) {
+            Ok(m) => m,
+            Err(Error::Module(d))
+                if d.items
+                    .iter()
+                    .all(|i| i.kind == DiagnosticKind::Unsupported) =>
+            {
+                let mut what: Vec<String> = d.items.iter().map(|i| i.message.clone()).collect();
+                what.sort();
+                what.dedup();
+                return Ok(Outcome::Unsupported(what));
+            }
+            Err(e) => return Err(format!("load: {e}")),
+        };
+        let kernel = dev
+            .kernel(m, self.spec["kernel"].as_str())
+            .map_err(|e| e.to_string())?;
+        let specs = self
+            .strings("args")
+            .iter()
+            .map(|s| args::parse_arg(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let out_dir = std::env::temp_dir().join(format!(
+            "warpjit-sample-{}-{}",
+            std::process::id(),
+            self.name().replace('/', "-")
+        ));
+        std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
+        let prepared = args::prepare(&mut dev, m, kernel, &specs, &self.dir, &out_dir)
+            .map_err(|e| e.to_string())?;
+        for g in self.strings("globals") {
+            let (name, path) = g.split_once('=').unwrap();
+            let (addr, size) = dev.global(m, name).map_err(|e| e.to_string())?;
+            let data = std::fs::read(self.dir.join(path)).map_err(|e| e.to_string())?;
+            if data.len() as u64 != size {
+                return Err(format!(
+                    "global {name} is {size} bytes, {path} is {}",
+                    data.len()
+                ));
+            }
+            dev.write(addr, &data).map_err(|e| e.to_string())?;
+        }
+        let cfg = LaunchConfig {
+            grid: self.dim3("grid"),
+            block: self.dim3("block"),
+            shared_bytes: self.spec["shared_bytes"].as_u64().unwrap_or(0) as u32,
+        };
+        let result = dev.launch(m, kernel, cfg, &prepared.params);
+        if let Some(expect) = self.spec.get("expect_error").filter(|v| !v.is_null()) {
+            let kind = expect["kind"].as_str().unwrap();
+            let contains = expect["contains"].as_str().unwrap_or("");
+            return match result {
+                Ok(_) => Err(format!("expected a `{kind}` error, the launch succeeded")),
+                Err(Error::Launch(e))
+                    if e.kind.name() == kind && e.to_string().contains(contains) =>
+                {
+                    Ok(Outcome::Pass)
+                }
+                Err(e) => Err(format!(
+                    "expected a `{kind}` error containing `{contains}`, got: {e}"
+                )),
+            };
+        }
+        let report = result.map_err(|e| e.to_string())?;
+        args::write_outputs(&dev, &prepared).map_err(|e| e.to_string())?;
+        for g in self.strings("globals_out") {
+            let (name, path) = g.split_once('=').unwrap();
+            let (addr, size) = dev.global(m, name).map_err(|e| e.to_string())?;
+            let mut buf = vec![0u8; size as usize];
+            dev.read(addr, &mut buf).map_err(|e| e.to_string())?;
+            std::fs::write(out_dir.join(path), &buf).map_err(|e| e.to_string())?;
+        }
+        let mut problems = Vec::new();
+        for e in self.spec["expect"].as_array().into_iter().flatten() {
+            let got = std::fs::read(out_dir.join(e["file"].as_str().unwrap()))
+                .map_err(|e| e.to_string())?;
+            let want = std::fs::read(self.dir.join(e["reference"].as_str().unwrap()))
+                .map_err(|e| e.to_string())?;
+            if let Err(p) = compare(
+                e["type"].as_str().unwrap(),
+                &got,
+                &want,
+                e["abs_tol"].as_f64().unwrap_or(0.0),
+                e["rel_tol"].as_f64().unwrap_or(0.0),
+            ) {
+                problems.push(format!("{}: {p}", e["file"].as_str().unwrap()));
+            }
+        }
+        if let Some(stdout) = self.spec["stdout"].as_str() {
+            let want = super::read(&self.dir.join(stdout));
+            if report.printf != want {
+                problems.push(format!(
+                    "printf output differs:\n--- got\n{}--- want\n{want}",
+                    report.printf
+                ));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&out_dir);
+        if problems.is_empty() {
+            Ok(Outcome::Pass)
+        } else {
+            Err(problems.join("\n"))
+        }
+    }
+}
+
+fn float_of(ty: &str, b: &[u8]) -> f64 {
+    match ty {
+        "f16" => half::f16::from_le_bytes([b[0], b[1]]).to_f64(),
+        "bf16" => half::bf16::from_le_bytes([b[0], b[1]]).to_f64(),
+        "f32" => f32::from_le_bytes(b.try_into().unwrap()) as f64,
+        _ => f64::from_le_bytes(b.try_into().unwrap()),
+    }
+}
+
+/// Compares two arrays of `ty`: integers bit-exactly, floats within tolerance
+/// (NaN matches NaN). Reports the first few mismatches.
+pub fn compare(
+    ty: &str,
+    got: &[u8],
+    want: &[u8],
+    abs_tol: f64,
+    rel_tol: f64,
+) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("{} bytes, expected {}", got.len(), want.len()));
+    }
+    let size = match ty {
+        "u8" | "s8" => 1,
+        "u16" | "s16" | "f16" | "bf16" => 2,
+        "u32" | "s32" | "f32" => 4,
+        _ => 8,
+    };
+    let float = matches!(ty, "f16" | "bf16" | "f32" | "f64");
+    let mut bad = Vec::new();
+    let mut count = 0;
+    for (i, (g, w)) in got.chunks(size).zip(want.chunks(size)).enumerate() {
+        let ok = if float {
+            let (g, w) = (float_of(ty, g), float_of(ty, w));
+            (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= abs_tol + rel_tol * w.abs()
+        } else {
+            g == w
+        };
+        if !ok {
+            count += 1;
+            if bad.len() < 5 {
+                let show = |b: &[u8]| {
+                    if float {
+                        format!("{}", float_of(ty, b))
+                    } else {
+                        let mut v = [0u8; 8];
+                        v[..b.len()].copy_from_slice(b);
+                        format!("{:#x}", u64::from_le_bytes(v))
+                    }
+                };
+                bad.push(format!("[{i}] got {} want {}", show(g), show(w)));
+            }
+        }
+    }
+    if count == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{count} of {} elements differ: {}",
+            got.len() / size,
+            bad.join(", ")
+        ))
+    }
+}
