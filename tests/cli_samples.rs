@@ -44,15 +44,21 @@ fn cli_arg(spec: &str, dir: &Path) -> String {
 }
 
 fn run_sample(sample: &Sample, ptx: &Path) -> Result<(), String> {
-    let spec = &sample.spec;
     let work = std::env::temp_dir().join(format!(
         "warpjit-cli-{}-{}",
         std::process::id(),
         sample.name().replace('/', "-")
     ));
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let result = run_in(sample, ptx, &work);
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+fn run_in(sample: &Sample, ptx: &Path, work: &Path) -> Result<(), String> {
+    let spec = &sample.spec;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpjit"));
-    cmd.current_dir(&work).arg("run").arg(ptx);
+    cmd.current_dir(work).arg("run").arg(ptx);
     cmd.args(["--kernel", spec["kernel"].as_str().unwrap()]);
     cmd.args([
         "--grid",
@@ -118,7 +124,6 @@ fn run_sample(sample: &Sample, ptx: &Path) -> Result<(), String> {
             problems.push("printf output differs".to_string());
         }
     }
-    let _ = std::fs::remove_dir_all(&work);
     if problems.is_empty() {
         Ok(())
     } else {

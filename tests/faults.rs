@@ -320,18 +320,18 @@ fn bad_launch_configurations_and_arguments_are_clear_errors() {
 #[test]
 fn unsupported_instructions_fail_at_load_time_naming_instruction_and_line() {
     let ptx =
-        common::read(&common::repo_root().join("ptx-samples/triton/matmul_fp16/kernel.sm_80.ptx"));
+        common::read(&common::repo_root().join("ptx-samples/triton/matmul_bf16/kernel.sm_90a.ptx"));
     let mut dev = device();
-    match dev.load_ptx("matmul_fp16.ptx", &ptx) {
+    match dev.load_ptx("matmul_bf16.ptx", &ptx) {
         Err(Error::Module(d)) => {
             let text = d.to_string();
-            assert!(text.contains("matmul_fp16.ptx:"), "{text}");
+            assert!(text.contains("matmul_bf16.ptx:"), "{text}");
             assert!(
-                text.contains("unsupported: `mma.sync.aligned.m16n8k16"),
+                text.contains("unsupported: `wgmma.mma_async.sync.aligned.m64n64k16"),
                 "{text}"
             );
         }
         Err(e) => panic!("{e}"),
-        Ok(_) => panic!("tensor-core PTX loaded"),
+        Ok(_) => panic!("wgmma PTX loaded"),
     }
 }

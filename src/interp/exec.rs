@@ -36,13 +36,20 @@ impl Warp {
         }
     }
 
-    fn write(&mut self, cta: &Cta, reg: Reg, lane: usize, value: u64) {
+    pub(super) fn write(&mut self, cta: &Cta, reg: Reg, lane: usize, value: u64) {
         let frame = self.frames.last_mut().unwrap();
         let ty = cta.ctx.module.functions[frame.func].regs[reg].ty;
         frame.regs[reg.index()][lane] = value & ty.mask();
     }
 
-    fn access_fault(&self, cta: &Cta, op: &Op, lane: usize, r: Refused, size: u64) -> Fault {
+    pub(super) fn access_fault(
+        &self,
+        cta: &Cta,
+        op: &Op,
+        lane: usize,
+        r: Refused,
+        size: u64,
+    ) -> Fault {
         let (kind, what) = match r.fault {
             AccessFault::OutOfBounds => (FaultKind::IllegalAddress, "illegal address"),
             AccessFault::Misaligned => (FaultKind::MisalignedAddress, "misaligned address"),
@@ -373,6 +380,40 @@ impl Warp {
                     };
                     if let Some(&d) = op.dsts.first() {
                         self.write(cta, d, l, old);
+                    }
+                }
+            }
+            OpKind::Ldmatrix { .. } | OpKind::Stmatrix { .. } | OpKind::Mma { .. } => {
+                self.matrix(cta, op, mask)?
+            }
+            OpKind::CpAsync {
+                size,
+                dst_offset,
+                src_offset,
+            } => {
+                let size = *size as u64;
+                for l in lanes {
+                    let dst = self
+                        .read(cta, &op.srcs[0], l)
+                        .wrapping_add(*dst_offset as u64);
+                    let src = self
+                        .read(cta, &op.srcs[1], l)
+                        .wrapping_add(*src_offset as u64);
+                    let n = self.read(cta, &op.srcs[2], l).min(size);
+                    let to = self
+                        .place(cta, Space::Shared, dst, size, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                    let mut bytes = [0u8; 16];
+                    if n > 0 {
+                        let from = self
+                            .place(cta, Space::Global, src, size, l)
+                            .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                        for (i, b) in bytes.iter_mut().enumerate().take(n as usize) {
+                            *b = self.load_place(cta, advance(from, i as u64), 1, l) as u8;
+                        }
+                    }
+                    for (i, b) in bytes.iter().enumerate().take(size as usize) {
+                        self.store_place(cta, advance(to, i as u64), 1, *b as u64, l);
                     }
                 }
             }
@@ -723,7 +764,7 @@ impl Warp {
     }
 }
 
-fn advance(p: Place, by: u64) -> Place {
+pub(super) fn advance(p: Place, by: u64) -> Place {
     match p {
         Place::Global(o) => Place::Global(o + by),
         Place::Shared(o) => Place::Shared(o + by as usize),

@@ -10,6 +10,7 @@
 
 mod exec;
 mod lanes;
+mod matrix;
 mod warp;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -413,6 +413,36 @@ pub enum OpKind {
         ty: Ty,
         offset: i64,
     },
+    /// `cp.async.{ca,cg}.shared.global`: copy `size` bytes from global memory
+    /// (`srcs[1] + src_offset`) to shared memory (`srcs[0] + dst_offset`);
+    /// only the first `srcs[2]` bytes are read, the rest are zero-filled.
+    /// Executed at issue: the copy is complete before any wait can observe it.
+    CpAsync {
+        size: u32,
+        dst_offset: i64,
+        src_offset: i64,
+    },
+    /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.b16`: dsts `num` registers per lane;
+    /// src `addr` (the row address each of lanes 0..8*num supplies).
+    Ldmatrix {
+        num: u8,
+        trans: bool,
+        space: Space,
+        offset: i64,
+    },
+    /// `stmatrix.sync.aligned.m8n8.xN{.trans}.b16`: srcs `addr, r0..r{num-1}`.
+    Stmatrix {
+        num: u8,
+        trans: bool,
+        space: Space,
+        offset: i64,
+    },
+    /// `mma.sync.aligned`: srcs are the A, B and C fragments' registers in
+    /// order (`regs` gives how many of each: A, B, C, D); dsts the D fragment.
+    Mma {
+        kind: crate::sem::tensor::MmaKind,
+        regs: [u8; 4],
+    },
     /// `cvta`: convert between a space's addresses and generic ones.
     Cvta { space: Space, to_generic: bool },
     /// `isspacep.space`: src `a`, dst `p`.

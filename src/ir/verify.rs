@@ -2,12 +2,13 @@
 //!
 //! Run after lowering in debug builds and in tests: every block is
 //! terminated and branches to existing blocks; every register an op reads or
-//! writes exists and is written somewhere in the function; ops have the
-//! operand counts their kind requires; calls name existing functions.
+//! writes exists; branch conditions are predicates written somewhere in the
+//! function; guards and predicate results are predicate registers; ops have
+//! the operand counts their kind requires; calls name existing functions.
 
 use cranelift_codegen::entity::EntityRef;
 
-use super::{Callee, Function, Module, OpKind, Src, Terminator};
+use super::{Callee, Function, Module, OpKind, Reg, Src, Terminator, Ty};
 
 pub fn run(module: &Module) -> Result<(), String> {
     for (_, f) in module.functions.iter() {
@@ -45,6 +46,29 @@ fn function(module: &Module, f: &Function) -> Result<(), String> {
             if let Some(g) = op.guard {
                 if g.reg.index() >= nregs {
                     return Err(format!("{bid}: guard on undefined register"));
+                }
+                if f.regs[g.reg].ty != Ty::Pred {
+                    return Err(format!("{bid}: guard {} is not a predicate", g.reg));
+                }
+            }
+            // Predicate results and operands must be predicate registers.
+            let pred_dsts: &[Reg] = match &op.kind {
+                OpKind::Setp { .. } | OpKind::Testp { .. } | OpKind::Isspacep { .. } => &op.dsts,
+                _ => &[],
+            };
+            for d in pred_dsts {
+                if f.regs[*d].ty != Ty::Pred {
+                    return Err(format!(
+                        "{bid}: {:?} writes {d}, which is not a predicate",
+                        op.kind
+                    ));
+                }
+            }
+            if let (OpKind::Selp, Some(Src::Reg(p))) = (&op.kind, op.srcs.get(2)) {
+                if f.regs[*p].ty != Ty::Pred {
+                    return Err(format!(
+                        "{bid}: selp selects on {p}, which is not a predicate"
+                    ));
                 }
             }
             let (min_srcs, min_dsts) = match &op.kind {
@@ -90,6 +114,11 @@ fn function(module: &Module, f: &Function) -> Result<(), String> {
             }
         }
         if let Terminator::Branch { cond, .. } = b.term {
+            if f.regs[cond].ty != Ty::Pred {
+                return Err(format!(
+                    "{bid} branches on {cond}, which is not a predicate"
+                ));
+            }
             if !written[cond.index()] {
                 return Err(format!("{bid} branches on {cond}, which is never written"));
             }

@@ -11,3 +11,4 @@
 pub mod cvt;
 pub mod float;
 pub mod int;
+pub mod tensor;

@@ -78,6 +78,17 @@ impl Sample {
     }
 
     fn try_run(&self, ptx: &Path) -> Result<Outcome, String> {
+        let out_dir = std::env::temp_dir().join(format!(
+            "warpjit-sample-{}-{}",
+            std::process::id(),
+            self.name().replace('/', "-")
+        ));
+        let result = self.run_in(ptx, &out_dir);
+        let _ = std::fs::remove_dir_all(&out_dir);
+        result
+    }
+
+    fn run_in(&self, ptx: &Path, out_dir: &Path) -> Result<Outcome, String> {
         let mut dev = Device::new(Options {
             arena_bytes: 256 << 20,
             ..Options::default()
@@ -105,13 +116,8 @@ impl Sample {
             .iter()
             .map(|s| args::parse_arg(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let out_dir = std::env::temp_dir().join(format!(
-            "warpjit-sample-{}-{}",
-            std::process::id(),
-            self.name().replace('/', "-")
-        ));
-        std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
-        let prepared = args::prepare(&mut dev, m, kernel, &specs, &self.dir, &out_dir)
+        std::fs::create_dir_all(out_dir).map_err(|e| e.to_string())?;
+        let prepared = args::prepare(&mut dev, m, kernel, &specs, &self.dir, out_dir)
             .map_err(|e| e.to_string())?;
         for g in self.strings("globals") {
             let (name, path) = g.split_once('=').unwrap();
@@ -180,7 +186,6 @@ impl Sample {
                 ));
             }
         }
-        let _ = std::fs::remove_dir_all(&out_dir);
         if problems.is_empty() {
             Ok(Outcome::Pass)
         } else {

@@ -123,9 +123,10 @@ impl FnLower<'_> {
             Cvt => self.cvt(ins, &m),
             Mov => self.mov(ins, &m),
             Ld | Ldu | St | Atom | Red | Cvta | Isspacep | Prefetch | Prefetchu | Applypriority
-            | Discard => self.memory(ins, &m),
+            | Discard | Cp => self.memory(ins, &m),
             Shfl | Vote | Match | Redux | Activemask | Bar | Barrier | Membar | Fence
             | Nanosleep | Pmevent => self.warp(ins, &m),
+            Ldmatrix | Stmatrix | Mma => self.matrix(ins, &m),
             op => Err(unsupported(
                 ins.span,
                 format_args!("`{}`", instruction_name(ins, op)),

@@ -20,6 +20,15 @@ pub(crate) fn lsu_unit(space: Space) -> Unit {
 
 impl FnLower<'_> {
     /// An address operand `[...]` in `space` (None: generic): base and offset.
+    pub(crate) fn address_of(
+        &mut self,
+        ins: &Instruction,
+        op: &Operand,
+        space: Option<StateSpace>,
+    ) -> Result<(Space, Src, i64), Diagnostic> {
+        self.address(ins, op, space)
+    }
+
     fn address(
         &mut self,
         ins: &Instruction,
@@ -221,8 +230,61 @@ impl FnLower<'_> {
                     1,
                 )
             }
+            Cp => self.cp_async(ins, m),
             // Cache hints: no architectural effect, one issue slot.
             _ => self.emit(ins, OpKind::Nop, vec![], vec![], Unit::LsuGlobal, 1),
         }
+    }
+}
+
+impl FnLower<'_> {
+    /// `cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}`,
+    /// `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`.
+    fn cp_async(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        let name = super::instr::instruction_name(ins, ins.opcode);
+        if !m.has(Kw::Async) || m.has(Kw::Bulk) || m.has(Kw::Tensor) || m.has(Kw::Mbarrier) {
+            return Err(unsupported(ins.span, format_args!("`{name}`")));
+        }
+        if m.has(Kw::CommitGroup) || m.has(Kw::WaitGroup) || m.has(Kw::WaitAll) {
+            // Copies complete at issue, so groups are always complete.
+            return self.emit(ins, OpKind::Nop, vec![], vec![], Unit::LsuGlobal, 1);
+        }
+        let ops = self.operands(ins, 3..=4)?;
+        let size = match &ops[2].kind {
+            OperandKind::Imm(crate::front::ast::Imm::Int(v)) if [4, 8, 16].contains(v) => *v as u32,
+            _ => {
+                return Err(error(
+                    DiagnosticKind::Semantic,
+                    ops[2].span,
+                    "cp.async copies 4, 8 or 16 bytes",
+                ))
+            }
+        };
+        let dst_space = m
+            .space
+            .filter(|s| matches!(s, StateSpace::Shared | StateSpace::SharedCta));
+        let (_, dst, dst_offset) =
+            self.address(ins, &ops[0], dst_space.or(Some(StateSpace::Shared)))?;
+        let (_, src, src_offset) = self.address(ins, &ops[1], Some(StateSpace::Global))?;
+        let src_size = match ops.get(3) {
+            None => Src::Imm(size as u64),
+            Some(o) if matches!(o.kind, OperandKind::Not(_)) => {
+                return Err(unsupported(o.span, "cp.async with an ignore-src predicate"))
+            }
+            Some(o) => self.src(ins, o, Ty::U32)?,
+        };
+        let kind = OpKind::CpAsync {
+            size,
+            dst_offset,
+            src_offset,
+        };
+        self.emit(
+            ins,
+            kind,
+            vec![],
+            vec![dst, src, src_size],
+            Unit::LsuGlobal,
+            1,
+        )
     }
 }

@@ -10,6 +10,7 @@
 mod func;
 mod instr;
 mod layout;
+mod matrix;
 mod mem;
 mod mods;
 mod warp;

@@ -1,0 +1,117 @@
+//! Executing the warp-collective matrix micro-ops (`ldmatrix`, `stmatrix`,
+//! `mma.sync`): gather every lane's fragment registers, apply
+//! [`crate::sem::tensor`], scatter the results. These instructions are
+//! `.sync.aligned`: the whole warp must execute them together.
+
+use cranelift_codegen::entity::EntityRef;
+
+use super::warp::Warp;
+use super::{Cta, Fault, FaultKind};
+use crate::ir::{Op, OpKind, Src};
+use crate::sem::tensor;
+
+impl Warp {
+    fn require_full_warp(&self, cta: &Cta, op: &Op, mask: u32) -> Result<(), Fault> {
+        let live = self.valid & !self.exited;
+        if mask != live || live != u32::MAX {
+            let msg = format!("`.sync.aligned` matrix instruction executed by lanes {mask:#010x} only; the whole warp must execute it");
+            return Err(self.fault(
+                cta,
+                FaultKind::IllegalAddress,
+                mask.trailing_zeros(),
+                Some(op),
+                msg,
+            ));
+        }
+        Ok(())
+    }
+
+    fn reg_value(&self, src: &Src, lane: usize) -> u64 {
+        match *src {
+            Src::Reg(r) => self.frames.last().unwrap().regs[r.index()][lane],
+            Src::Imm(v) => v,
+            _ => 0,
+        }
+    }
+
+    /// Runs an `Ldmatrix`, `Stmatrix` or `Mma` op.
+    pub(super) fn matrix(&mut self, cta: &mut Cta, op: &Op, mask: u32) -> Result<(), Fault> {
+        self.require_full_warp(cta, op, mask)?;
+        match &op.kind {
+            OpKind::Ldmatrix {
+                num,
+                trans,
+                space,
+                offset,
+            } => {
+                let mut rows = [[0u8; 16]; 32];
+                for (l, row) in rows.iter_mut().enumerate().take(8 * *num as usize) {
+                    let addr = self.reg_value(&op.srcs[0], l).wrapping_add(*offset as u64);
+                    let place = self
+                        .place(cta, *space, addr, 16, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
+                    for (i, b) in row.iter_mut().enumerate() {
+                        *b =
+                            self.load_place(cta, super::exec::advance(place, i as u64), 1, l) as u8;
+                    }
+                }
+                let out = tensor::ldmatrix(*num, *trans, &rows);
+                for (l, regs) in out.iter().enumerate() {
+                    for (k, &d) in op.dsts.iter().enumerate() {
+                        self.write(cta, d, l, regs[k] as u64);
+                    }
+                }
+            }
+            OpKind::Stmatrix {
+                num,
+                trans,
+                space,
+                offset,
+            } => {
+                let mut regs = [[0u32; 4]; 32];
+                for (l, r) in regs.iter_mut().enumerate() {
+                    for (k, slot) in r.iter_mut().enumerate().take(*num as usize) {
+                        *slot = self.reg_value(&op.srcs[1 + k], l) as u32;
+                    }
+                }
+                let rows = tensor::stmatrix(*num, *trans, &regs);
+                for (l, row) in rows.iter().enumerate().take(8 * *num as usize) {
+                    let addr = self.reg_value(&op.srcs[0], l).wrapping_add(*offset as u64);
+                    let place = self
+                        .place(cta, *space, addr, 16, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
+                    for (i, b) in row.iter().enumerate() {
+                        self.store_place(
+                            cta,
+                            super::exec::advance(place, i as u64),
+                            1,
+                            *b as u64,
+                            l,
+                        );
+                    }
+                }
+            }
+            OpKind::Mma { kind, regs } => {
+                let [na, nb, nc, _] = regs.map(|r| r as usize);
+                let mut frags = [[[0u64; 8]; 32]; 3];
+                let mut s = 0;
+                for (f, n) in [na, nb, nc].into_iter().enumerate() {
+                    for k in 0..n {
+                        for (l, lane_regs) in frags[f].iter_mut().enumerate() {
+                            lane_regs[k] = self.reg_value(&op.srcs[s], l);
+                        }
+                        s += 1;
+                    }
+                }
+                let d = tensor::mma_sync(kind, &frags[0], &frags[1], &frags[2]);
+                for (l, regs) in d.iter().enumerate() {
+                    for (k, &dst) in op.dsts.iter().enumerate() {
+                        self.write(cta, dst, l, regs[k]);
+                    }
+                }
+            }
+            _ => unreachable!("not a matrix op"),
+        }
+        Ok(())
+    }
+}

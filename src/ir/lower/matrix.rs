@@ -1,0 +1,190 @@
+//! Warp-level matrix instructions (PTX ISA §9.7.14): `ldmatrix`, `stmatrix`
+//! and `mma.sync`, lowered to warp-collective micro-ops on the tensor unit.
+//! The fragment layouts are [`crate::sem::tensor`]'s.
+
+use super::func::FnLower;
+use super::mods::Mods;
+use super::{error, unsupported};
+use crate::front::ast::{Instruction, Kw, Modifier, Opcode, OperandKind, ScalarType, StateSpace};
+use crate::front::{Diagnostic, DiagnosticKind};
+use crate::ir::{OpKind, Ty, Unit};
+use crate::sem::tensor::{mma_fragment_regs, MmaKind, MmaShape, MmaType};
+
+fn mma_type(t: ScalarType) -> Option<MmaType> {
+    Some(match t {
+        ScalarType::F16 => MmaType::F16,
+        ScalarType::Bf16 => MmaType::Bf16,
+        ScalarType::Tf32 => MmaType::Tf32,
+        ScalarType::F32 => MmaType::F32,
+        ScalarType::F64 => MmaType::F64,
+        ScalarType::S8 => MmaType::S8,
+        ScalarType::U8 => MmaType::U8,
+        ScalarType::S4 => MmaType::S4,
+        ScalarType::U4 => MmaType::U4,
+        ScalarType::E4m3 => MmaType::E4m3,
+        ScalarType::E5m2 => MmaType::E5m2,
+        ScalarType::S32 => MmaType::F32,
+        _ => return None,
+    })
+}
+
+impl FnLower<'_> {
+    pub(crate) fn matrix(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        let name = super::instr::instruction_name(ins, ins.opcode);
+        let no = || unsupported(ins.span, format_args!("`{name}`"));
+        match ins.opcode {
+            Opcode::Ldmatrix | Opcode::Stmatrix => {
+                let num = if m.has(Kw::X4) {
+                    4
+                } else if m.has(Kw::X2) {
+                    2
+                } else {
+                    1
+                };
+                let shape_ok = ins
+                    .modifiers
+                    .iter()
+                    .any(|md| matches!(md, Modifier::Shape { m: 8, n: 8, k: 0 }));
+                if !shape_ok || m.types.first() != Some(&ScalarType::B16) {
+                    return Err(no());
+                }
+                let trans = m.has(Kw::Trans);
+                let space = match m.space {
+                    None => None,
+                    Some(StateSpace::Shared | StateSpace::SharedCta) => Some(StateSpace::Shared),
+                    Some(_) => return Err(no()),
+                };
+                let ops = self.operands(ins, 2..=2)?;
+                let (vec_op, addr_op) = if ins.opcode == Opcode::Ldmatrix {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
+                let items = match &vec_op.kind {
+                    OperandKind::Vector(items) if items.len() == num as usize => items.clone(),
+                    _ => {
+                        return Err(error(
+                            DiagnosticKind::Semantic,
+                            vec_op.span,
+                            format!("expected {{...}} with {num} registers"),
+                        ))
+                    }
+                };
+                let (space, base, offset) = self.address_of(ins, addr_op, space)?;
+                if ins.opcode == Opcode::Ldmatrix {
+                    let dsts = items
+                        .iter()
+                        .map(|o| self.dst(o, Ty::B32))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    self.emit(
+                        ins,
+                        OpKind::Ldmatrix {
+                            num,
+                            trans,
+                            space,
+                            offset,
+                        },
+                        dsts,
+                        vec![base],
+                        Unit::LsuShared,
+                        num as u16,
+                    )
+                } else {
+                    let mut srcs = vec![base];
+                    for o in &items {
+                        srcs.push(self.src(ins, o, Ty::B32)?);
+                    }
+                    self.emit(
+                        ins,
+                        OpKind::Stmatrix {
+                            num,
+                            trans,
+                            space,
+                            offset,
+                        },
+                        vec![],
+                        srcs,
+                        Unit::LsuShared,
+                        num as u16,
+                    )
+                }
+            }
+            _ => {
+                let shape = ins.modifiers.iter().find_map(|md| match md {
+                    Modifier::Shape { m, n, k } => Some(MmaShape {
+                        m: *m,
+                        n: *n,
+                        k: *k,
+                    }),
+                    _ => None,
+                });
+                let (Some(shape), [d, a, b, c]) = (shape, m.types.as_slice()) else {
+                    return Err(no());
+                };
+                let (Some(dtype), Some(atype), Some(btype), Some(ctype)) =
+                    (mma_type(*d), mma_type(*a), mma_type(*b), mma_type(*c))
+                else {
+                    return Err(no());
+                };
+                let layouts: Vec<Kw> = m
+                    .kws
+                    .iter()
+                    .copied()
+                    .filter(|k| matches!(k, Kw::Row | Kw::Col))
+                    .collect();
+                let kind = MmaKind {
+                    shape,
+                    dtype,
+                    atype,
+                    btype,
+                    ctype,
+                    a_row: layouts.first() != Some(&Kw::Col),
+                    b_col: layouts.get(1) != Some(&Kw::Row),
+                    satfinite: m.has(Kw::Satfinite),
+                };
+                if m.has(Kw::Sp) {
+                    return Err(no());
+                }
+                let regs = mma_fragment_regs(&kind).ok_or_else(no)?;
+                let ops = self.operands(ins, 4..=4)?;
+                let mut lists = Vec::new();
+                for (k, o) in ops.iter().enumerate() {
+                    let want = [regs[3], regs[0], regs[1], regs[2]][k];
+                    match &o.kind {
+                        OperandKind::Vector(items) if items.len() == want => {
+                            lists.push(items.clone())
+                        }
+                        _ => {
+                            return Err(error(
+                                DiagnosticKind::Semantic,
+                                o.span,
+                                format!("expected {{...}} with {want} registers"),
+                            ))
+                        }
+                    }
+                }
+                let wide = |t: MmaType| if t == MmaType::F64 { Ty::B64 } else { Ty::B32 };
+                let dsts = lists[0]
+                    .iter()
+                    .map(|o| self.dst(o, wide(dtype)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut srcs = Vec::new();
+                for (list, t) in lists[1..].iter().zip([atype, btype, ctype]) {
+                    for o in list {
+                        srcs.push(self.src(ins, o, wide(t))?);
+                    }
+                }
+                let regs8 = [regs[0] as u8, regs[1] as u8, regs[2] as u8, regs[3] as u8];
+                let cost = (shape.k / 8).max(1);
+                self.emit(
+                    ins,
+                    OpKind::Mma { kind, regs: regs8 },
+                    dsts,
+                    srcs,
+                    Unit::Tensor,
+                    cost,
+                )
+            }
+        }
+    }
+}
