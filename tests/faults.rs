@@ -319,19 +319,17 @@ fn bad_launch_configurations_and_arguments_are_clear_errors() {
 
 #[test]
 fn unsupported_instructions_fail_at_load_time_naming_instruction_and_line() {
-    let ptx =
-        common::read(&common::repo_root().join("ptx-samples/triton/matmul_bf16/kernel.sm_90a.ptx"));
+    // A real kernel with a `brkpt` (a debugger breakpoint, not executed by warpjit).
+    let ptx = sample_ptx("saxpy").replacen("\tret;", "\tbrkpt;\n\tret;", 1);
+    let line = ptx[..ptx.find("brkpt").unwrap()].matches('\n').count() + 1;
     let mut dev = device();
-    match dev.load_ptx("matmul_bf16.ptx", &ptx) {
+    match dev.load_ptx("saxpy.ptx", &ptx) {
         Err(Error::Module(d)) => {
             let text = d.to_string();
-            assert!(text.contains("matmul_bf16.ptx:"), "{text}");
-            assert!(
-                text.contains("unsupported: `wgmma.mma_async.sync.aligned.m64n64k16"),
-                "{text}"
-            );
+            assert!(text.contains(&format!("saxpy.ptx:{line}:")), "{text}");
+            assert!(text.contains("unsupported: `brkpt`"), "{text}");
         }
         Err(e) => panic!("{e}"),
-        Ok(_) => panic!("wgmma PTX loaded"),
+        Ok(_) => panic!("brkpt loaded"),
     }
 }

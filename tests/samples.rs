@@ -2,15 +2,15 @@
 //! interpreter and gives the outputs of its independent CPU reference
 //! (integers bit-exact, floats within the sample's stated tolerance, printf
 //! text exact, expected faults reported). Samples using instructions warpjit
-//! does not implement yet must fail at load time with `unsupported`; only
-//! Hopper's `wgmma` may be missing.
+//! does not implement yet would fail at load time with `unsupported`; no
+//! corpus sample may.
 
 mod common;
 
 use common::samples::{Outcome, Sample};
 
-/// Instruction families that may be unsupported for now (Hopper's warpgroup MMA).
-const ALLOWED_UNSUPPORTED: &[&str] = &["`wgmma."];
+/// Instruction families that may be unsupported for now (none).
+const ALLOWED_UNSUPPORTED: &[&str] = &[];
 
 #[test]
 fn samples_match_their_references() {
@@ -51,7 +51,7 @@ fn samples_match_their_references() {
         }
     }
     eprintln!(
-        "{passed} passed, {} failed, {unsupported} unsupported (wgmma)",
+        "{passed} passed, {} failed, {unsupported} unsupported",
         failures.len()
     );
     assert!(

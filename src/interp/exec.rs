@@ -383,9 +383,10 @@ impl Warp {
                     }
                 }
             }
-            OpKind::Ldmatrix { .. } | OpKind::Stmatrix { .. } | OpKind::Mma { .. } => {
-                self.matrix(cta, op, mask)?
-            }
+            OpKind::Ldmatrix { .. }
+            | OpKind::Stmatrix { .. }
+            | OpKind::Mma { .. }
+            | OpKind::Wgmma { .. } => self.matrix(cta, op, mask)?,
             OpKind::CpAsync {
                 size,
                 dst_offset,

@@ -110,6 +110,33 @@ impl Warp {
                     }
                 }
             }
+            OpKind::Wgmma { kind } => {
+                let first = mask.trailing_zeros() as usize;
+                let desc_a = self.reg_value(&op.srcs[0], first);
+                let desc_b = self.reg_value(&op.srcs[1], first);
+                let scale_d = self.reg_value(&op.srcs[2], first) & 1 != 0;
+                let mut acc: Vec<Vec<u64>> = (0..32)
+                    .map(|l| op.srcs[3..].iter().map(|s| self.reg_value(s, l)).collect())
+                    .collect();
+                let warp_in_group = (self.index % 4) as usize;
+                crate::sem::wgmma::wgmma_warp(
+                    kind,
+                    warp_in_group,
+                    desc_a,
+                    desc_b,
+                    scale_d,
+                    &cta.shared,
+                    &mut acc,
+                )
+                .map_err(|m| {
+                    self.fault(cta, FaultKind::IllegalAddress, first as u32, Some(op), m)
+                })?;
+                for (l, regs) in acc.iter().enumerate() {
+                    for (k, &d) in op.dsts.iter().enumerate() {
+                        self.write(cta, d, l, regs[k]);
+                    }
+                }
+            }
             _ => unreachable!("not a matrix op"),
         }
         Ok(())

@@ -443,6 +443,10 @@ pub enum OpKind {
         kind: crate::sem::tensor::MmaKind,
         regs: [u8; 4],
     },
+    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32`: srcs `desc_a, desc_b,
+    /// scale_d, acc...` (the accumulators are read and written), dsts `acc...`.
+    /// Each warp computes its 16 rows of the warpgroup's D.
+    Wgmma { kind: crate::sem::wgmma::WgmmaKind },
     /// `cvta`: convert between a space's addresses and generic ones.
     Cvta { space: Space, to_generic: bool },
     /// `isspacep.space`: src `a`, dst `p`.

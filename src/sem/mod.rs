@@ -12,3 +12,4 @@ pub mod cvt;
 pub mod float;
 pub mod int;
 pub mod tensor;
+pub mod wgmma;

@@ -127,6 +127,7 @@ impl FnLower<'_> {
             Shfl | Vote | Match | Redux | Activemask | Bar | Barrier | Membar | Fence
             | Nanosleep | Pmevent => self.warp(ins, &m),
             Ldmatrix | Stmatrix | Mma => self.matrix(ins, &m),
+            Wgmma => self.wgmma(ins, &m),
             op => Err(unsupported(
                 ins.span,
                 format_args!("`{}`", instruction_name(ins, op)),

@@ -188,3 +188,89 @@ impl FnLower<'_> {
         }
     }
 }
+
+impl FnLower<'_> {
+    /// `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group` (no-ops: each
+    /// `wgmma` completes at issue) and `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`
+    /// with both operands in shared memory.
+    pub(crate) fn wgmma(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        use crate::sem::wgmma::{WgmmaInput, WgmmaKind};
+        let name = super::instr::instruction_name(ins, ins.opcode);
+        let no = || unsupported(ins.span, format_args!("`{name}`"));
+        if !m.has(Kw::MmaAsync) {
+            if m.has(Kw::Fence) || m.has(Kw::CommitGroup) || m.has(Kw::WaitGroup) {
+                return self.emit(ins, OpKind::Nop, vec![], vec![], Unit::Tensor, 1);
+            }
+            return Err(no());
+        }
+        let n = match ins.modifiers.iter().find_map(|md| match md {
+            Modifier::Shape { m: 64, n, k: 16 } => Some(*n),
+            _ => None,
+        }) {
+            Some(n) if WgmmaKind::valid_n(n) => n,
+            _ => return Err(no()),
+        };
+        let input = match m.types.as_slice() {
+            [ScalarType::F32, ScalarType::F16, ScalarType::F16] => WgmmaInput::F16,
+            [ScalarType::F32, ScalarType::Bf16, ScalarType::Bf16] => WgmmaInput::Bf16,
+            _ => return Err(no()),
+        };
+        if m.has(Kw::Sp) {
+            return Err(no());
+        }
+        let ops = self.operands(ins, 8..=8)?;
+        let imm = |k: usize| match &ops[k].kind {
+            OperandKind::Imm(crate::front::ast::Imm::Int(v)) => Ok(*v),
+            _ => Err(error(
+                DiagnosticKind::Semantic,
+                ops[k].span,
+                "expected an immediate",
+            )),
+        };
+        let kind = WgmmaKind {
+            n,
+            input,
+            negate_a: imm(4)? == -1,
+            negate_b: imm(5)? == -1,
+            trans_a: imm(6)? != 0,
+            trans_b: imm(7)? != 0,
+        };
+        let items = match &ops[0].kind {
+            OperandKind::Vector(items) if items.len() == kind.acc_regs() => items.clone(),
+            _ => {
+                let want = kind.acc_regs();
+                return Err(error(
+                    DiagnosticKind::Semantic,
+                    ops[0].span,
+                    format!("expected {{...}} with {want} registers"),
+                ));
+            }
+        };
+        if matches!(ops[1].kind, OperandKind::Vector(_)) {
+            return Err(unsupported(
+                ops[1].span,
+                "wgmma with the A operand in registers",
+            ));
+        }
+        let dsts = items
+            .iter()
+            .map(|o| self.dst(o, Ty::B32))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut srcs = vec![
+            self.src(ins, &ops[1], Ty::B64)?,
+            self.src(ins, &ops[2], Ty::B64)?,
+            self.pred_src(ins, &ops[3])?,
+        ];
+        for o in &items {
+            srcs.push(self.src(ins, o, Ty::B32)?);
+        }
+        self.emit(
+            ins,
+            OpKind::Wgmma { kind },
+            dsts,
+            srcs,
+            Unit::Tensor,
+            (n / 8).max(1),
+        )
+    }
+}
