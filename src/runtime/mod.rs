@@ -64,6 +64,46 @@ struct LoadedModule {
     global_addrs: Vec<u64>,
 }
 
+/// A typed kernel argument (see [`Device::launch_with`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum KernelArg {
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    F16(half::f16),
+    F32(f32),
+    F64(f64),
+    /// A device pointer.
+    Ptr(u64),
+    /// A by-value aggregate (a struct), as raw bytes.
+    Bytes(Vec<u8>),
+}
+
+impl KernelArg {
+    /// The argument's bytes as the parameter buffer holds them.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            KernelArg::U8(v) => v.to_le_bytes().to_vec(),
+            KernelArg::U16(v) => v.to_le_bytes().to_vec(),
+            KernelArg::U32(v) => v.to_le_bytes().to_vec(),
+            KernelArg::U64(v) | KernelArg::Ptr(v) => v.to_le_bytes().to_vec(),
+            KernelArg::I8(v) => v.to_le_bytes().to_vec(),
+            KernelArg::I16(v) => v.to_le_bytes().to_vec(),
+            KernelArg::I32(v) => v.to_le_bytes().to_vec(),
+            KernelArg::I64(v) => v.to_le_bytes().to_vec(),
+            KernelArg::F16(v) => v.to_le_bytes().to_vec(),
+            KernelArg::F32(v) => v.to_le_bytes().to_vec(),
+            KernelArg::F64(v) => v.to_le_bytes().to_vec(),
+            KernelArg::Bytes(b) => b.clone(),
+        }
+    }
+}
+
 /// A launch's grid and block.
 #[derive(Clone, Copy, Debug)]
 pub struct LaunchConfig {
@@ -311,6 +351,52 @@ impl Device {
             ));
         }
         Ok(())
+    }
+
+    /// Builds the parameter buffer of `kernel` from typed arguments, checking
+    /// their number and each one's size against the kernel's parameters.
+    pub fn params(
+        &self,
+        m: ModuleId,
+        kernel: FuncId,
+        args: &[KernelArg],
+    ) -> Result<Vec<u8>, Error> {
+        let f = &self.module(m).ir.functions[kernel];
+        if args.len() != f.params.len() {
+            return Err(Error::InvalidArgument(format!(
+                "kernel `{}` takes {} parameters, {} arguments given",
+                f.name,
+                f.params.len(),
+                args.len()
+            )));
+        }
+        let mut buf = vec![0u8; f.param_bytes as usize];
+        for (slot, arg) in f.params.iter().zip(args) {
+            let bytes = arg.to_bytes();
+            if bytes.len() != slot.size as usize {
+                return Err(Error::InvalidArgument(format!(
+                    "parameter `{}` of kernel `{}` is {} bytes; {arg:?} is {} bytes",
+                    slot.name,
+                    f.name,
+                    slot.size,
+                    bytes.len()
+                )));
+            }
+            buf[slot.offset as usize..slot.offset as usize + bytes.len()].copy_from_slice(&bytes);
+        }
+        Ok(buf)
+    }
+
+    /// Launches `kernel` with typed arguments.
+    pub fn launch_with(
+        &self,
+        m: ModuleId,
+        kernel: FuncId,
+        cfg: LaunchConfig,
+        args: &[KernelArg],
+    ) -> Result<LaunchReport, Error> {
+        let params = self.params(m, kernel, args)?;
+        self.launch(m, kernel, cfg, &params)
     }
 
     /// Launches `kernel` over a grid with a prepared parameter buffer.
