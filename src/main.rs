@@ -168,10 +168,13 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
             if a.stats {
+                let secs = report.elapsed.as_secs_f64();
                 eprintln!(
-                    "warpjit: {} warp-instructions in {:.3} ms ({:?} engine)",
+                    "warpjit: {} warp-instructions ({} thread-instructions) in {:.3} ms, {:.1} M thread-instructions/s ({:?} engine)",
                     report.warp_instructions,
-                    report.elapsed.as_secs_f64() * 1e3,
+                    report.thread_instructions,
+                    secs * 1e3,
+                    report.thread_instructions as f64 / secs.max(1e-9) / 1e6,
                     a.engine
                 );
             }

@@ -85,6 +85,8 @@ pub struct CtaOutput {
     /// In call order per thread; sort by thread (stable) for the report.
     pub printf: Vec<PrintfRecord>,
     pub warp_instructions: u64,
+    /// Instructions times the lanes active when each issued.
+    pub thread_instructions: u64,
 }
 
 /// A named barrier's state within a CTA.

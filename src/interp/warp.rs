@@ -242,6 +242,7 @@ impl Warp {
                 let op = &block.ops[top.pc];
                 frame.stack.last_mut().unwrap().pc += 1;
                 steps += 1;
+                cta.output.thread_instructions += top.mask.count_ones() as u64;
                 self.clock += op.cost as u64;
                 if steps & 0xfff == 0 {
                     self.check_limits(cta, Some(op), steps)?;

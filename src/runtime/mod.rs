@@ -118,6 +118,8 @@ pub struct LaunchReport {
     /// Device printf output, ordered by block, then thread, then call order.
     pub printf: String,
     pub warp_instructions: u64,
+    /// Instructions times the lanes active when each issued.
+    pub thread_instructions: u64,
     pub elapsed: Duration,
 }
 
@@ -451,6 +453,7 @@ impl Device {
             match r {
                 Ok(out) => {
                     report.warp_instructions += out.warp_instructions;
+                    report.thread_instructions += out.thread_instructions;
                     let mut recs = out.printf;
                     recs.sort_by_key(|r| r.thread);
                     for rec in recs {
