@@ -51,6 +51,29 @@ fn vector_add_params(dev: &mut Device, m: ModuleId, len: u64, n: u32) -> Vec<u8>
     p
 }
 
+/// Parameters for a kernel: a fresh 64 KiB buffer for every 8-byte (pointer)
+/// parameter, `scalar` for every 4-byte one.
+fn buffers_and_scalars(
+    dev: &mut Device,
+    m: ModuleId,
+    k: warpjit::ir::FuncId,
+    scalar: u32,
+) -> Vec<u8> {
+    let (slots, total) = dev.kernel_params(m, k);
+    let slots = slots.to_vec();
+    let mut p = vec![0u8; total as usize];
+    for s in &slots {
+        let at = s.offset as usize;
+        if s.size == 8 {
+            let buf = dev.alloc(1 << 16).unwrap();
+            p[at..at + 8].copy_from_slice(&buf.to_le_bytes());
+        } else if s.size == 4 {
+            p[at..at + 4].copy_from_slice(&scalar.to_le_bytes());
+        }
+    }
+    p
+}
+
 fn launch_error(r: Result<warpjit::runtime::LaunchReport, Error>) -> Box<warpjit::LaunchError> {
     match r {
         Err(Error::Launch(e)) => e,
@@ -196,17 +219,7 @@ fn divergent_barrier_is_an_error_not_a_hang() {
     let mut dev = device();
     let m = dev.load_ptx("div.ptx", &broken).unwrap();
     let k = dev.kernel(m, None).unwrap();
-    let (slots, total) = dev.kernel_params(m, k);
-    let slots = slots.to_vec();
-    let mut p = vec![0u8; total as usize];
-    for s in &slots {
-        if s.size == 8 {
-            let buf = dev.alloc(1 << 16).unwrap();
-            p[s.offset as usize..s.offset as usize + 8].copy_from_slice(&buf.to_le_bytes());
-        } else {
-            p[s.offset as usize..s.offset as usize + 4].copy_from_slice(&1024u32.to_le_bytes());
-        }
-    }
+    let p = buffers_and_scalars(&mut dev, m, k, 1024);
     let e = launch_error(dev.launch(m, k, cfg(1, 512), &p));
     assert_eq!(e.kind, FaultKind::DivergentBarrier, "{e}");
     assert!(e.to_string().contains("divergent barrier"), "{e}");
@@ -214,7 +227,7 @@ fn divergent_barrier_is_an_error_not_a_hang() {
 
 #[test]
 fn barrier_that_exited_threads_never_reach_is_a_deadlock() {
-    // Threads with an odd warp index exit before a bar.sync with an explicit thread count.
+    // Threads 64 and up exit before a `bar.sync 0, 128`: only 64 of the 128 expected ever arrive.
     let ptx = sample_ptx("reduction_shared");
     let at = ptx.find("bar.sync").unwrap();
     let line_start = ptx[..at].rfind('\n').unwrap() + 1;
@@ -224,17 +237,7 @@ fn barrier_that_exited_threads_never_reach_is_a_deadlock() {
     let mut dev = device();
     let m = dev.load_ptx("deadlock.ptx", &broken).unwrap();
     let k = dev.kernel(m, None).unwrap();
-    let (slots, total) = dev.kernel_params(m, k);
-    let slots = slots.to_vec();
-    let mut p = vec![0u8; total as usize];
-    for s in &slots {
-        if s.size == 8 {
-            let buf = dev.alloc(1 << 16).unwrap();
-            p[s.offset as usize..s.offset as usize + 8].copy_from_slice(&buf.to_le_bytes());
-        } else {
-            p[s.offset as usize..s.offset as usize + 4].copy_from_slice(&1024u32.to_le_bytes());
-        }
-    }
+    let p = buffers_and_scalars(&mut dev, m, k, 1024);
     let e = launch_error(dev.launch(m, k, cfg(1, 256), &p));
     assert_eq!(e.kind, FaultKind::BarrierDeadlock, "{e}");
     assert!(e.to_string().contains("barrier deadlock"), "{e}");
@@ -253,15 +256,7 @@ fn watchdog_stops_a_runaway_kernel() {
     let looped = ptx.replacen("\tret;", "$L__spin:\n\tbra.uni $L__spin;\n\tret;", 1);
     let m = dev.load_ptx("spin.ptx", &looped).unwrap();
     let k = dev.kernel(m, None).unwrap();
-    let (_, total) = dev.kernel_params(m, k);
-    let slots = dev.kernel_params(m, k).0.to_vec();
-    let mut p = vec![0u8; total as usize];
-    for s in &slots {
-        if s.size == 8 {
-            let buf = dev.alloc(1 << 16).unwrap();
-            p[s.offset as usize..s.offset as usize + 8].copy_from_slice(&buf.to_le_bytes());
-        }
-    }
+    let p = buffers_and_scalars(&mut dev, m, k, 0);
     let start = std::time::Instant::now();
     let e = launch_error(dev.launch(m, k, cfg(2, 64), &p));
     assert_eq!(e.kind, FaultKind::Watchdog, "{e}");

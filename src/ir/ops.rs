@@ -286,8 +286,9 @@ pub enum FloatOp {
     Mul,
     /// Fused multiply-add `a*b+c` with one rounding (also `mad.rn`/`mad.f64`).
     Fma,
-    /// `mad.f32` without rounding modifier on sm_1x: multiply and add rounded
-    /// separately. Compilers for sm_20+ never emit it; kept for old PTX.
+    /// `mad.f32` without a rounding modifier: on sm_20 and later the ISA
+    /// defines it as `mad.rn.f32`, a fused multiply-add (kept distinct for
+    /// old PTX; lowering emits `Fma` for both).
     MulAdd,
     /// IEEE division with the given rounding (`div.rn/.rz/.rm/.rp`).
     Div,

@@ -215,15 +215,21 @@ impl GlobalMemory {
         }
     }
 
+    /// The arena offset of a host copy of `len` bytes at `addr` (any
+    /// alignment; the range must lie in one live allocation).
+    fn host_range(&self, addr: u64, len: u64) -> Result<u64, AccessFault> {
+        match self.check(addr, len) {
+            Err(AccessFault::Misaligned) => Ok(addr - GLOBAL_BASE),
+            other => other,
+        }
+    }
+
     /// Copies host bytes into device memory (the range must lie in one allocation).
     pub fn write_bytes(&self, addr: u64, data: &[u8]) -> Result<(), AccessFault> {
         if data.is_empty() {
             return Ok(());
         }
-        let off = self.check(addr, data.len() as u64).or_else(|e| match e {
-            AccessFault::Misaligned => Ok(addr - GLOBAL_BASE),
-            other => Err(other),
-        })?;
+        let off = self.host_range(addr, data.len() as u64)?;
         for (i, b) in data.iter().enumerate() {
             self.store(off + i as u64, 1, *b as u64);
         }
@@ -235,10 +241,7 @@ impl GlobalMemory {
         if out.is_empty() {
             return Ok(());
         }
-        let off = self.check(addr, out.len() as u64).or_else(|e| match e {
-            AccessFault::Misaligned => Ok(addr - GLOBAL_BASE),
-            other => Err(other),
-        })?;
+        let off = self.host_range(addr, out.len() as u64)?;
         for (i, b) in out.iter_mut().enumerate() {
             *b = self.load(off + i as u64, 1) as u8;
         }
@@ -256,10 +259,7 @@ impl GlobalMemory {
         if len == 0 {
             return Ok(());
         }
-        let off = self.check(addr, len).or_else(|e| match e {
-            AccessFault::Misaligned => Ok(addr - GLOBAL_BASE),
-            other => Err(other),
-        })?;
+        let off = self.host_range(addr, len)?;
         self.fill(off, len, byte);
         Ok(())
     }
