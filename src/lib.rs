@@ -13,5 +13,6 @@ pub mod interp;
 pub mod ir;
 pub mod runtime;
 pub mod sem;
+pub mod timing;
 
 pub use error::{Error, LaunchError};

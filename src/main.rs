@@ -38,6 +38,27 @@ enum Command {
     },
     /// Launch a kernel: `warpjit run k.ptx --grid 4 --block 256 --arg in:a.bin --arg out:4096:c.bin --arg u32:1024`.
     Run(RunArgs),
+    /// Occupancy calculator: resident blocks and warps per SM and what limits them.
+    Occupancy {
+        /// Architecture: sm_35 sm_52 sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90.
+        #[arg(long)]
+        arch: String,
+        /// Threads per block.
+        #[arg(long)]
+        block: u32,
+        /// Registers per thread (from `ptxas -v`).
+        #[arg(long)]
+        regs: u32,
+        /// Static shared memory per block, in bytes.
+        #[arg(long, default_value_t = 0)]
+        shared: u32,
+        /// Dynamic shared memory per block, in bytes.
+        #[arg(long, default_value_t = 0)]
+        dynamic_shared: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Args)]
@@ -218,6 +239,51 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run(a) => run_kernel(a),
+        Command::Occupancy {
+            arch,
+            block,
+            regs,
+            shared,
+            dynamic_shared,
+            json,
+        } => {
+            use warpjit::timing::occupancy::{occupancy, GpuLimits, OccupancyInput, BUILTIN};
+            let Some(g) = GpuLimits::builtin(&arch) else {
+                let names: Vec<&str> = BUILTIN.iter().map(|g| g.name).collect();
+                anyhow::bail!("unknown architecture `{arch}`; known: {}", names.join(" "));
+            };
+            let input = OccupancyInput {
+                block_threads: block,
+                regs_per_thread: regs,
+                static_shared: shared,
+                dynamic_shared,
+            };
+            let o = occupancy(&g, &input);
+            let limiters: Vec<String> = o.limiters.iter().map(|l| l.to_string()).collect();
+            if json {
+                let v = serde_json::json!({
+                    "arch": arch,
+                    "active_blocks_per_sm": o.active_blocks_per_sm,
+                    "active_warps_per_sm": o.active_warps_per_sm,
+                    "occupancy": o.occupancy_percent as f64 / 100.0,
+                    "limiter": limiters.first().cloned().unwrap_or_default(),
+                    "limiters": limiters,
+                    "limits": {"warps": o.limit_warps, "registers": o.limit_registers, "shared_memory": o.limit_shared, "blocks": o.limit_blocks},
+                });
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                println!(
+                    "{arch}: {} blocks/SM, {} warps/SM, occupancy {}%",
+                    o.active_blocks_per_sm, o.active_warps_per_sm, o.occupancy_percent
+                );
+                println!("limited by: {}", limiters.join(", "));
+                println!(
+                    "per-resource block limits: warps {}, registers {}, shared memory {}, blocks {}",
+                    o.limit_warps, o.limit_registers, o.limit_shared, o.limit_blocks
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Check { files, emit, quiet } => {
             let mut failed = 0usize;
             for path in &files {

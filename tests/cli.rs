@@ -83,3 +83,44 @@ fn missing_file_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/k.ptx"));
 }
+
+#[test]
+fn occupancy_command_prints_json() {
+    let out = warpjit()
+        .args([
+            "occupancy",
+            "--arch",
+            "sm_80",
+            "--block",
+            "256",
+            "--regs",
+            "128",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["active_blocks_per_sm"], 2);
+    assert_eq!(v["active_warps_per_sm"], 16);
+    assert_eq!(v["occupancy"], 0.25);
+    assert_eq!(v["limiter"], "registers");
+    let bad = warpjit()
+        .args([
+            "occupancy",
+            "--arch",
+            "sm_99",
+            "--block",
+            "32",
+            "--regs",
+            "8",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown architecture `sm_99`"));
+}
