@@ -328,3 +328,28 @@ fn unsupported_instructions_fail_at_load_time_naming_instruction_and_line() {
         Ok(_) => panic!("brkpt loaded"),
     }
 }
+
+#[test]
+fn absurd_declarations_are_load_errors_not_crashes() {
+    // Real PTX with a huge global, a huge shared array and a huge local frame added.
+    let ptx = sample_ptx("vector_add")
+        .replacen(".visible .entry", ".global .align 4 .b8 huge[100000000000000];\n.shared .b8 shuge[1000000000];\n.visible .entry", 1)
+        .replacen("\tret;", "\t{\n\t.local .b8 lhuge[99999999999];\n\t}\n\tret;", 1);
+    let mut dev = device();
+    match dev.load_ptx("huge.ptx", &ptx) {
+        Err(Error::Module(d)) => {
+            let text = d.to_string();
+            assert!(text.contains("`huge` is 100000000000000 bytes"), "{text}");
+            assert!(
+                text.contains("`shuge` takes static shared memory"),
+                "{text}"
+            );
+            assert!(
+                text.contains("`lhuge` makes the per-thread frame larger"),
+                "{text}"
+            );
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("loaded"),
+    }
+}

@@ -152,9 +152,13 @@ pub struct Param {
 
 impl Param {
     /// Size in bytes of the parameter (element size times array length).
+    /// (Saturating: absurd declared sizes stay absurd instead of overflowing.)
     pub fn size_bytes(&self) -> u64 {
-        let elems: u64 = self.dims.iter().map(|d| d.unwrap_or(0)).product();
-        self.ty.size_bytes() as u64 * self.vector.unwrap_or(1) as u64 * elems
+        let elems = self
+            .dims
+            .iter()
+            .fold(1u64, |n, d| n.saturating_mul(d.unwrap_or(0)));
+        (self.ty.size_bytes() as u64 * self.vector.unwrap_or(1) as u64).saturating_mul(elems)
     }
 }
 
@@ -186,12 +190,15 @@ pub struct Variable {
 impl Variable {
     /// Number of elements (1 for scalars; product of dimensions for arrays).
     pub fn element_count(&self) -> u64 {
-        self.dims.iter().map(|d| d.unwrap_or(0)).product()
+        self.dims
+            .iter()
+            .fold(1u64, |n, d| n.saturating_mul(d.unwrap_or(0)))
     }
 
-    /// Size in bytes (array length times element and vector size).
+    /// Size in bytes (array length times element and vector size; saturating).
     pub fn size_bytes(&self) -> u64 {
-        self.element_count() * self.ty.size_bytes() as u64 * self.vector.unwrap_or(1) as u64
+        self.element_count()
+            .saturating_mul(self.ty.size_bytes() as u64 * self.vector.unwrap_or(1) as u64)
     }
 }
 

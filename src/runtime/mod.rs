@@ -334,6 +334,12 @@ impl Device {
                 }
             }
         }
+        if f.frame_size > self.options.stack_bytes {
+            return bad(format!(
+                "kernel `{}` needs {} bytes of local memory per thread; the stack limit is {} (Options::stack_bytes)",
+                f.name, f.frame_size, self.options.stack_bytes
+            ));
+        }
         let shared = shared_static as u64 + cfg.shared_bytes as u64;
         if shared > MAX_SHARED_PER_BLOCK as u64 {
             return bad(format!("{shared} bytes of shared memory per block exceed the limit of {MAX_SHARED_PER_BLOCK}"));

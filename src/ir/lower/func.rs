@@ -244,8 +244,19 @@ impl FnLower<'_> {
                 } else {
                     v.size_bytes()
                 };
-                let align = v.align.map(u64::from).unwrap_or(elem).max(1);
-                let off = align_up(self.f.frame_size as u64, align) as u32;
+                let align = v.align.map(u64::from).unwrap_or(elem).clamp(1, 4096);
+                let off = align_up(self.f.frame_size as u64, align);
+                if off.saturating_add(size) > super::layout::MAX_FRAME_BYTES {
+                    let max = super::layout::MAX_FRAME_BYTES;
+                    let msg = format!(
+                        "`{}` makes the per-thread frame larger than {max} bytes",
+                        v.name
+                    );
+                    self.errors
+                        .push(error(DiagnosticKind::Semantic, v.span, msg));
+                    return;
+                }
+                let off = off as u32;
                 self.f.frame_size = off + size as u32;
                 self.f.frame_align = self.f.frame_align.max(align as u32);
                 let sym = if v.space == StateSpace::Local {
@@ -256,8 +267,18 @@ impl FnLower<'_> {
                 scope.insert(v.name.clone(), sym);
             }
             StateSpace::Shared | StateSpace::SharedCta => {
-                if let Some(off) = self.ctx.func_shared.get(&(self.id, v.name.clone())) {
-                    scope.insert(v.name.clone(), Sym::Shared(*off));
+                match self.ctx.func_shared.get(&(self.id, v.name.clone())) {
+                    Some(off) => {
+                        scope.insert(v.name.clone(), Sym::Shared(*off));
+                    }
+                    None => self.errors.push(error(
+                        DiagnosticKind::Semantic,
+                        v.span,
+                        format!(
+                            "`{}` takes static shared memory past what a block can have",
+                            v.name
+                        ),
+                    )),
                 }
             }
             other => self.errors.push(unsupported(

@@ -48,11 +48,16 @@ pub(crate) struct SharedLayout {
 }
 
 impl SharedLayout {
-    fn alloc(&mut self, size: u64, align: u32) -> u32 {
-        let off = align_up(self.size as u64, align as u64) as u32;
-        self.size = off + size as u32;
+    /// Places a variable; `None` when static shared memory would exceed a block's maximum.
+    fn alloc(&mut self, size: u64, align: u32) -> Option<u32> {
+        let off = align_up(self.size as u64, align.min(4096) as u64);
+        let end = off.checked_add(size)?;
+        if end > MAX_STATIC_SHARED {
+            return None;
+        }
+        self.size = end as u32;
         self.max_align = self.max_align.max(align);
-        off
+        Some(off as u32)
     }
 
     /// Dynamic shared memory starts after the static variables, 16-byte aligned
@@ -69,6 +74,13 @@ fn var_align(v: &ast::Variable) -> u32 {
 }
 
 /// Declared size of a variable; arrays sized by their initializer (`[]`) count its elements.
+/// The largest module variable warpjit places (the default arena is 1 GiB).
+pub(crate) const MAX_VARIABLE_BYTES: u64 = 1 << 30;
+/// The largest static shared memory of a module (what one block can have on sm_90).
+pub(crate) const MAX_STATIC_SHARED: u64 = 227 * 1024;
+/// The largest per-thread frame of one function.
+pub(crate) const MAX_FRAME_BYTES: u64 = 1 << 20;
+
 fn var_size(v: &ast::Variable) -> u64 {
     let elem = v.ty.size_bytes() as u64 * v.vector.unwrap_or(1) as u64;
     if v.dims.iter().any(Option::is_none) {
@@ -76,7 +88,7 @@ fn var_size(v: &ast::Variable) -> u64 {
             Some(Initializer::List(items)) => count_leaves(items),
             _ => 0,
         };
-        return n * elem;
+        return n.saturating_mul(elem);
     }
     v.size_bytes()
 }
@@ -104,6 +116,14 @@ pub(crate) fn declare_module_variable(
                 return;
             }
             let size = var_size(v);
+            if size > MAX_VARIABLE_BYTES {
+                errors.push(error(
+                    DiagnosticKind::Semantic,
+                    v.span,
+                    format!("`{}` is {size} bytes; warpjit places variables of at most {MAX_VARIABLE_BYTES} bytes", v.name),
+                ));
+                return;
+            }
             let id = globals.push(Global {
                 name: v.name.clone(),
                 constant: v.space == StateSpace::Const,
@@ -122,8 +142,16 @@ pub(crate) fn declare_module_variable(
             if dynamic {
                 ctx.syms.insert(v.name.clone(), ModuleSym::DynamicShared);
             } else {
-                let off = shared.alloc(var_size(v), var_align(v));
-                ctx.syms.insert(v.name.clone(), ModuleSym::Shared(off));
+                match shared.alloc(var_size(v), var_align(v)) {
+                    Some(off) => {
+                        ctx.syms.insert(v.name.clone(), ModuleSym::Shared(off));
+                    }
+                    None => errors.push(error(
+                        DiagnosticKind::Semantic,
+                        v.span,
+                        format!("`{}` takes static shared memory past the {MAX_STATIC_SHARED} bytes a block can have", v.name),
+                    )),
+                }
             }
         }
         _ => errors.push(unsupported(
@@ -148,8 +176,10 @@ pub(crate) fn declare_function_shared(
         }
     });
     for v in found {
-        let off = shared.alloc(var_size(&v), var_align(&v));
-        ctx.func_shared.insert((id, v.name.clone()), off);
+        // Too-large function-scope shared variables are reported when the body declares them.
+        if let Some(off) = shared.alloc(var_size(&v), var_align(&v)) {
+            ctx.func_shared.insert((id, v.name.clone()), off);
+        }
     }
 }
 
