@@ -72,8 +72,6 @@ pub(super) fn mul24(ty: Ty, a: u64, b: u64) -> i64 {
 /// the dividend. The PTX ISA leaves it unspecified; this is what an H100
 /// (sm_90, CUDA 13 ptxas) returned for `div.{u32,s32,u64,s64}` in every
 /// one of ~1150 sampled zero divisors per type, negative dividends included.
-/// (`ir::ops` documents `1` for a negative signed dividend: the hardware
-/// does not do that.)
 #[inline]
 pub(super) fn div(ty: Ty, a: u64, b: u64) -> u64 {
     let m = ty.mask();
@@ -95,7 +93,7 @@ pub(super) fn div(ty: Ty, a: u64, b: u64) -> u64 {
 ///
 /// `x % 0` gives all ones for every type, as an H100 did for
 /// `rem.{u32,s32,u64,s64}` in every sampled case (the PTX ISA leaves it
-/// unspecified; `ir::ops` documents `x`, which the hardware does not do).
+/// unspecified).
 #[inline]
 pub(super) fn rem(ty: Ty, a: u64, b: u64) -> u64 {
     let m = ty.mask();
