@@ -23,6 +23,10 @@ pub enum Error {
     /// A host copy touched device memory outside a live allocation.
     #[error("invalid device address {addr:#x} for a {len}-byte copy")]
     InvalidAddress { addr: u64, len: u64 },
+    /// The JIT could not compile a module (a bug: please report it; the
+    /// interpreter, `Engine::Interp`, still runs the module).
+    #[error("{0}")]
+    Jit(String),
 }
 
 /// A fault in a running kernel, located in the grid and in the PTX.

@@ -11,6 +11,7 @@ pub mod error;
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod jit;
 pub mod runtime;
 pub mod sem;
 pub mod timing;

@@ -88,7 +88,7 @@ struct RunArgs {
     #[arg(long = "global-out", value_name = "NAME=PATH")]
     globals_out: Vec<String>,
     /// The execution engine.
-    #[arg(long, value_enum, default_value_t = Engine::Interp)]
+    #[arg(long, value_enum, default_value_t = Engine::Jit)]
     engine: Engine,
     /// Stop the kernel after this many warp-instructions.
     #[arg(long)]
@@ -125,12 +125,15 @@ fn name_path(s: &str) -> Result<(&str, PathBuf)> {
 
 fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     use warpjit::runtime::{args, Device, LaunchConfig, Options};
-    if a.engine == Engine::Jit {
-        anyhow::bail!("the JIT engine is not available yet in this build; use --engine interp");
-    }
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let mut options = Options::default();
+    let mut options = Options {
+        engine: match a.engine {
+            Engine::Interp => warpjit::runtime::Engine::Interp,
+            Engine::Jit => warpjit::runtime::Engine::Jit,
+        },
+        ..Options::default()
+    };
     if let Some(n) = a.watchdog_instructions {
         options.watchdog_instructions = n;
     }
@@ -198,6 +201,12 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
                     report.thread_instructions as f64 / secs.max(1e-9) / 1e6,
                     a.engine
                 );
+                if a.engine == Engine::Jit {
+                    eprintln!(
+                        "warpjit: JIT compile time {:.3} ms",
+                        report.compile_time.as_secs_f64() * 1e3
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -139,7 +139,10 @@ fn samples_through_warpjit_run() {
         let sample = Sample::load(&dir);
         let ptx = sample.ptx_files()[0].clone();
         // Samples the interpreter cannot load yet are covered by samples.rs.
-        if matches!(sample.run(&ptx), Outcome::Unsupported(_)) {
+        if matches!(
+            sample.run(&ptx, warpjit::runtime::Engine::Jit).0,
+            Outcome::Unsupported(_)
+        ) {
             continue;
         }
         ran += 1;

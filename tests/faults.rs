@@ -160,7 +160,13 @@ fn assert_reports_expression_file_line_block_and_thread() {
     // The sample's own expectation: block 1, thread 37 fails the assert.
     let dir = common::repo_root().join("ptx-samples/cuda/assert_fail");
     let sample = common::samples::Sample::load(&dir);
-    match sample.run(&dir.join("kernel.compute_80.ptx")) {
+    match sample
+        .run(
+            &dir.join("kernel.compute_80.ptx"),
+            warpjit::runtime::Engine::Jit,
+        )
+        .0
+    {
         common::samples::Outcome::Pass => {}
         other => panic!("{other:?}"),
     }

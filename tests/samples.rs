@@ -1,13 +1,15 @@
-//! Every corpus sample that uses only supported instructions runs through the
-//! interpreter and gives the outputs of its independent CPU reference
-//! (integers bit-exact, floats within the sample's stated tolerance, printf
-//! text exact, expected faults reported). Samples using instructions warpjit
+//! Every corpus sample that uses only supported instructions runs through
+//! both engines (the interpreter and the JIT), each giving the outputs of its
+//! independent CPU reference (integers bit-exact, floats within the sample's
+//! stated tolerance, printf text exact, expected faults reported), and the
+//! two engines' outputs, printf text and error messages are bit-identical. Samples using instructions warpjit
 //! does not implement yet would fail at load time with `unsupported`; no
 //! corpus sample may.
 
 mod common;
 
 use common::samples::{Outcome, Sample};
+use warpjit::runtime::Engine;
 
 /// Instruction families that may be unsupported for now (none).
 const ALLOWED_UNSUPPORTED: &[&str] = &[];
@@ -31,7 +33,31 @@ fn samples_match_their_references() {
                 sample.name(),
                 ptx.file_name().unwrap().to_string_lossy()
             );
-            match sample.run(&ptx) {
+            let (outcome, interp) = sample.run(&ptx, Engine::Interp);
+            let (jit_outcome, jit) = sample.run(&ptx, Engine::Jit);
+            if let Outcome::Fail(why) = jit_outcome {
+                eprintln!("FAIL (jit)   {label}: {why}");
+                failures.push(format!("{label} (jit): {why}"));
+            }
+            if interp != jit {
+                let what = if interp.error != jit.error {
+                    format!("errors differ: {:?} vs {:?}", interp.error, jit.error)
+                } else if interp.printf != jit.printf {
+                    "printf output differs".to_string()
+                } else {
+                    let files: Vec<&str> = interp
+                        .outputs
+                        .iter()
+                        .zip(&jit.outputs)
+                        .filter(|(a, b)| a != b)
+                        .map(|(a, _)| a.0.as_str())
+                        .collect();
+                    format!("outputs differ: {}", files.join(", "))
+                };
+                eprintln!("DIFFER       {label}: interpreter and JIT {what}");
+                failures.push(format!("{label}: interpreter and JIT {what}"));
+            }
+            match outcome {
                 Outcome::Pass => passed += 1,
                 Outcome::Unsupported(what) => {
                     unsupported += 1;

@@ -6,23 +6,14 @@
 use cranelift_codegen::entity::EntityRef;
 
 use super::lanes::{extend, Place, Refused};
+use super::pure;
 use super::warp::{Flow, Warp};
 use super::{Cta, Fault, FaultKind, PrintfRecord};
 use crate::ir::{
-    AtomOp, BarKind, BoolOp, Callee, FuncId, Op, OpKind, Reg, ShflMode, Space, SpecialReg, Src, Ty,
-    VoteMode,
+    AtomOp, BarKind, Callee, FuncId, Op, OpKind, Reg, ShflMode, Space, SpecialReg, Src, VoteMode,
 };
-use crate::runtime::memory::{AccessFault, FUNC_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{AccessFault, FUNC_BASE};
 use crate::sem;
-
-fn combine(op: Option<BoolOp>, a: bool, c: bool) -> bool {
-    match op {
-        None => a,
-        Some(BoolOp::And) => a && c,
-        Some(BoolOp::Or) => a || c,
-        Some(BoolOp::Xor) => a != c,
-    }
-}
 
 impl Warp {
     fn read(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
@@ -81,237 +72,11 @@ impl Warp {
             return Ok(Flow::Next);
         }
         let lanes = (0..32usize).filter(move |l| mask & (1 << l) != 0);
+        if pure::is_pure(&op.kind) {
+            self.exec_pure(cta, op, mask);
+            return Ok(Flow::Next);
+        }
         match &op.kind {
-            OpKind::Mov => {
-                for l in lanes {
-                    let v = self.read(cta, &op.srcs[0], l);
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::IntBin { op: o, ty } => {
-                for l in lanes {
-                    let (a, b) = (
-                        self.read(cta, &op.srcs[0], l),
-                        self.read(cta, &op.srcs[1], l),
-                    );
-                    let rty = if matches!(o, crate::ir::IntBinOp::MulWide) {
-                        ty.widened()
-                    } else {
-                        *ty
-                    };
-                    self.write(
-                        cta,
-                        op.dsts[0],
-                        l,
-                        extend(rty, sem::int::int_binary(*o, *ty, a, b)),
-                    );
-                }
-            }
-            OpKind::IntUn { op: o, ty } => {
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    self.write(
-                        cta,
-                        op.dsts[0],
-                        l,
-                        extend(*ty, sem::int::int_unary(*o, *ty, a)),
-                    );
-                }
-            }
-            OpKind::IntTern { op: o, ty } => {
-                for l in lanes {
-                    let mut s = [0u64; 4];
-                    for (k, src) in op.srcs.iter().enumerate().take(4) {
-                        s[k] = self.read(cta, src, l);
-                    }
-                    let v = sem::int::int_ternary(*o, *ty, &s[..op.srcs.len().min(4)]);
-                    let rty = if matches!(o, crate::ir::IntTernOp::MadWide) {
-                        ty.widened()
-                    } else {
-                        *ty
-                    };
-                    self.write(cta, op.dsts[0], l, extend(rty, v));
-                }
-            }
-            OpKind::AddCarry {
-                ty,
-                subtract,
-                carry_in,
-                carry_out,
-            } => {
-                for l in lanes {
-                    let (a, b) = (
-                        self.read(cta, &op.srcs[0], l),
-                        self.read(cta, &op.srcs[1], l),
-                    );
-                    let cin = *carry_in && self.read(cta, &op.srcs[2], l) & 1 != 0;
-                    let (v, cout) = sem::int::add_carry(*ty, a, b, cin, *subtract);
-                    self.write(cta, op.dsts[0], l, v);
-                    if *carry_out {
-                        self.write(cta, op.dsts[1], l, cout as u64);
-                    }
-                }
-            }
-            OpKind::MadCarry {
-                hi,
-                ty,
-                carry_in,
-                carry_out,
-            } => {
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    let b = self.read(cta, &op.srcs[1], l);
-                    let c = self.read(cta, &op.srcs[2], l);
-                    let cin = *carry_in && self.read(cta, &op.srcs[3], l) & 1 != 0;
-                    let (v, cout) = sem::int::mad_carry(*hi, *ty, a, b, c, cin);
-                    self.write(cta, op.dsts[0], l, v);
-                    if *carry_out {
-                        self.write(cta, op.dsts[1], l, cout as u64);
-                    }
-                }
-            }
-            OpKind::Float { op: o, ty, mods } => {
-                for l in lanes {
-                    let mut s = [0u64; 3];
-                    for (k, src) in op.srcs.iter().enumerate().take(3) {
-                        s[k] = self.read(cta, src, l);
-                    }
-                    let v = sem::float::float_op(*o, *ty, *mods, &s[..op.srcs.len().min(3)]);
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::Setp {
-                cmp,
-                ty,
-                ftz,
-                combine: comb,
-            } => {
-                for l in lanes {
-                    let (a, b) = (
-                        self.read(cta, &op.srcs[0], l),
-                        self.read(cta, &op.srcs[1], l),
-                    );
-                    let c = comb.is_some() && self.read(cta, &op.srcs[2], l) & 1 != 0;
-                    if matches!(ty, Ty::F16x2 | Ty::Bf16x2) {
-                        let r = sem::float::compare_float(*cmp, *ty, *ftz, a, b);
-                        self.write(cta, op.dsts[0], l, combine(*comb, r & 1 != 0, c) as u64);
-                        if let Some(&q) = op.dsts.get(1) {
-                            self.write(cta, q, l, combine(*comb, r & 2 != 0, c) as u64);
-                        }
-                        continue;
-                    }
-                    let r = if ty.is_float() {
-                        sem::float::compare_float(*cmp, *ty, *ftz, a, b) & 1 != 0
-                    } else {
-                        sem::int::compare_int(*cmp, *ty, a, b)
-                    };
-                    self.write(cta, op.dsts[0], l, combine(*comb, r, c) as u64);
-                    if let Some(&q) = op.dsts.get(1) {
-                        self.write(cta, q, l, combine(*comb, !r, c) as u64);
-                    }
-                }
-            }
-            OpKind::Set {
-                cmp,
-                dty,
-                sty,
-                ftz,
-                combine: comb,
-            } => {
-                for l in lanes {
-                    let (a, b) = (
-                        self.read(cta, &op.srcs[0], l),
-                        self.read(cta, &op.srcs[1], l),
-                    );
-                    let c = comb.is_some() && self.read(cta, &op.srcs[2], l) & 1 != 0;
-                    let r = if sty.is_float() {
-                        sem::float::compare_float(*cmp, *sty, *ftz, a, b) & 1 != 0
-                    } else {
-                        sem::int::compare_int(*cmp, *sty, a, b)
-                    };
-                    let r = combine(*comb, r, c);
-                    let v = match dty {
-                        Ty::F32 => (if r { 1.0f32 } else { 0.0 }).to_bits() as u64,
-                        _ => {
-                            if r {
-                                dty.mask()
-                            } else {
-                                0
-                            }
-                        }
-                    };
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::Selp => {
-                for l in lanes {
-                    let p = self.read(cta, &op.srcs[2], l) & 1 != 0;
-                    let v = self.read(cta, &op.srcs[if p { 0 } else { 1 }], l);
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::Slct { cty, ftz } => {
-                for l in lanes {
-                    let c = self.read(cta, &op.srcs[2], l);
-                    let pick_a = match cty {
-                        Ty::F32 => {
-                            let mut f = f32::from_bits(c as u32);
-                            if *ftz && f.is_subnormal() {
-                                f = 0.0;
-                            }
-                            f >= 0.0
-                        }
-                        _ => (c as u32 as i32) >= 0,
-                    };
-                    let v = self.read(cta, &op.srcs[if pick_a { 0 } else { 1 }], l);
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::Testp { prop, ty } => {
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    self.write(cta, op.dsts[0], l, sem::float::testp(*prop, *ty, a) as u64);
-                }
-            }
-            OpKind::Cvt { dst, src, mods } => {
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    // A signed result narrower than its register is sign-extended (PTX ISA §6.4.2).
-                    self.write(
-                        cta,
-                        op.dsts[0],
-                        l,
-                        extend(*dst, sem::cvt::cvt(*dst, *src, *mods, a)),
-                    );
-                }
-            }
-            OpKind::Pack { bits } => {
-                let m = if *bits == 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << bits) - 1
-                };
-                for l in lanes {
-                    let mut v = 0u64;
-                    for (k, s) in op.srcs.iter().enumerate() {
-                        v |= (self.read(cta, s, l) & m) << (k as u32 * bits);
-                    }
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::Unpack { bits } => {
-                let m = if *bits == 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << bits) - 1
-                };
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    for (k, d) in op.dsts.clone().into_iter().enumerate() {
-                        self.write(cta, d, l, (a >> (k as u32 * bits)) & m);
-                    }
-                }
-            }
             OpKind::ReadSpecial(s) => {
                 for l in lanes {
                     let v = self.special(cta, *s, l as u32);
@@ -416,36 +181,6 @@ impl Warp {
                     for (i, b) in bytes.iter().enumerate().take(size as usize) {
                         self.store_place(cta, advance(to, i as u64), 1, *b as u64, l);
                     }
-                }
-            }
-            OpKind::Cvta { space, to_generic } => {
-                let window = match space {
-                    Space::Shared => SHARED_WINDOW,
-                    Space::Local => LOCAL_WINDOW,
-                    _ => 0,
-                };
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    let v = if *to_generic {
-                        a.wrapping_add(window)
-                    } else {
-                        a.wrapping_sub(window)
-                    };
-                    self.write(cta, op.dsts[0], l, v);
-                }
-            }
-            OpKind::Isspacep { space } => {
-                for l in lanes {
-                    let a = self.read(cta, &op.srcs[0], l);
-                    let in_shared = (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a);
-                    let in_local = (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a);
-                    let v = match space {
-                        Space::Shared => in_shared,
-                        Space::Local => in_local,
-                        Space::Global | Space::Const => !in_shared && !in_local,
-                        _ => false,
-                    };
-                    self.write(cta, op.dsts[0], l, v as u64);
                 }
             }
             OpKind::Shfl { mode } => self.shfl(cta, op, mask, *mode),
@@ -554,8 +289,27 @@ impl Warp {
                     mask,
                 });
             }
+            _ => unreachable!("pure ops are executed above"),
         }
         Ok(Flow::Next)
+    }
+
+    /// Executes a pure op for the lanes of `mask` ([`pure::eval`] per lane).
+    fn exec_pure(&mut self, cta: &Cta, op: &Op, mask: u32) {
+        let func = &cta.ctx.module.functions[self.frames.last().unwrap().func];
+        let n = op.srcs.len().min(pure::MAX_OPERANDS);
+        let mut srcs = [0u64; pure::MAX_OPERANDS];
+        let mut out = [0u64; pure::MAX_OPERANDS];
+        for l in (0..32usize).filter(|l| mask & (1 << l) != 0) {
+            for (k, s) in op.srcs.iter().take(n).enumerate() {
+                srcs[k] = self.read(cta, s, l);
+            }
+            pure::eval(op, &srcs[..n], &mut out);
+            let frame = self.frames.last_mut().unwrap();
+            for (k, d) in op.dsts.iter().enumerate() {
+                frame.regs[d.index()][l] = out[k] & func.regs[*d].ty.mask();
+            }
+        }
     }
 
     fn special(&self, cta: &Cta, s: SpecialReg, lane: u32) -> u64 {

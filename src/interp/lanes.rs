@@ -150,3 +150,8 @@ pub(super) fn extend(ty: Ty, v: u64) -> u64 {
         _ => v,
     }
 }
+
+/// Whether [`extend`] sign-extends loads of `ty`.
+pub(crate) fn extend_is_signed(ty: Ty) -> bool {
+    matches!(ty, Ty::S8 | Ty::S16 | Ty::S32)
+}

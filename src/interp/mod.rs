@@ -8,9 +8,11 @@
 //! threads have arrived (exited threads count as arrived), and a CTA whose
 //! live warps all wait on barriers that cannot complete is a deadlock error.
 
+pub mod abi;
 mod exec;
-mod lanes;
+pub(crate) mod lanes;
 mod matrix;
+pub mod pure;
 mod warp;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -69,6 +71,8 @@ pub struct LaunchCtx<'a> {
     /// Per-lane local memory limit in bytes (the stack size).
     pub stack_limit: u32,
     pub start: Instant,
+    /// Compiled pieces to run instead of interpreting (the JIT engine).
+    pub code: Option<&'a dyn abi::CompiledCode>,
 }
 
 /// One printf call's output.
@@ -140,7 +144,7 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
             } else {
                 (1u32 << (nthreads - w * 32)) - 1
             };
-            Warp::new(ctx, w, valid)
+            Warp::new(ctx, ctaid, w, valid)
         })
         .collect();
     loop {

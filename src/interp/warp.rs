@@ -12,9 +12,13 @@
 
 use cranelift_codegen::entity::EntityRef;
 
+use super::abi::{self, PieceEnv};
+use super::lanes::Refused;
 use super::{Cta, Fault, FaultKind, LaunchCtx};
 use crate::front::Span;
+use crate::ir::Space;
 use crate::ir::{Block, FuncId, Op, Reg, Terminator};
+use crate::runtime::memory::AccessFault;
 use std::sync::atomic::Ordering;
 
 #[derive(Clone, Debug)]
@@ -59,6 +63,8 @@ pub struct Warp {
     state: State,
     /// Warp-instructions executed (the interpreter's `%clock`).
     pub clock: u64,
+    /// The environment of compiled pieces (JIT engine only).
+    env: Option<Box<PieceEnv>>,
 }
 
 /// How an op changes control flow.
@@ -79,7 +85,7 @@ pub(super) enum Flow {
 }
 
 impl Warp {
-    pub(super) fn new(ctx: &LaunchCtx, index: u32, valid: u32) -> Warp {
+    pub(super) fn new(ctx: &LaunchCtx, ctaid: [u32; 3], index: u32, valid: u32) -> Warp {
         let kernel = &ctx.module.functions[ctx.kernel];
         let frame = Frame {
             func: ctx.kernel,
@@ -103,7 +109,74 @@ impl Warp {
             local: (0..32).map(|_| vec![0u8; frame_size]).collect(),
             state: State::Ready,
             clock: 0,
+            env: ctx.code.map(|_| Self::piece_env(ctx, ctaid, index)),
         }
+    }
+
+    /// The parts of a piece environment fixed for the warp's lifetime.
+    fn piece_env(ctx: &LaunchCtx, ctaid: [u32; 3], index: u32) -> Box<PieceEnv> {
+        let [bx, by, _] = ctx.block;
+        let mut tid = [[0u32; 32]; 3];
+        for lane in 0..32u32 {
+            let t = index * 32 + lane;
+            let l = lane as usize;
+            tid[0][l] = t % bx;
+            tid[1][l] = (t / bx) % by;
+            tid[2][l] = t / (bx * by);
+        }
+        let shared = ctx.module.shared_dynamic_offset as u64 + ctx.dynamic_shared as u64;
+        Box::new(PieceEnv {
+            regs: std::ptr::null_mut(),
+            arena: ctx.memory.arena_ptr(),
+            memory: ctx.memory,
+            granules: ctx.memory.granules().as_ptr(),
+            granule_count: ctx.memory.granules().len() as u64,
+            shared: std::ptr::null_mut(),
+            shared_len: 0,
+            params: ctx.params.as_ptr(),
+            params_len: ctx.params.len() as u64,
+            local_ptrs: [std::ptr::null_mut(); 32],
+            local_lens: [0; 32],
+            frame_base: 0,
+            clock: 0,
+            tid,
+            ntid: ctx.block,
+            ctaid,
+            nctaid: ctx.grid,
+            warp_index: index,
+            dynamic_shared: ctx.dynamic_shared,
+            total_shared: shared.max(ctx.module.shared_static_size as u64) as u32,
+            fault_op: u32::MAX,
+            fault_lane: 0,
+            fault_kind: 0,
+            fault_space: 0,
+            fault_addr: 0,
+            fault_size: 0,
+        })
+    }
+
+    /// The fault a piece recorded in its environment.
+    fn piece_fault(&self, cta: &Cta, block: &crate::ir::BlockData) -> Fault {
+        let env = self.env.as_deref().expect("pieces run with an environment");
+        let op = &block.ops[env.fault_op as usize];
+        let fault = match env.fault_kind {
+            abi::FAULT_MISALIGNED => AccessFault::Misaligned,
+            _ => AccessFault::OutOfBounds,
+        };
+        let space = match env.fault_space {
+            abi::SPACE_SHARED => Space::Shared,
+            abi::SPACE_LOCAL => Space::Local,
+            abi::SPACE_PARAM => Space::KernelParam,
+            abi::SPACE_GENERIC => Space::Generic,
+            abi::SPACE_CONST => Space::Const,
+            _ => Space::Global,
+        };
+        let refused = Refused {
+            fault,
+            space,
+            addr: env.fault_addr,
+        };
+        self.access_fault(cta, op, env.fault_lane as usize, refused, env.fault_size)
     }
 
     pub fn runnable(&self) -> bool {
@@ -239,12 +312,45 @@ impl Warp {
             let func = &module.functions[frame.func];
             let block = &func.blocks[top.block];
             if top.pc < block.ops.len() {
+                if let (Some(code), Some(env)) = (ctx.code, self.env.as_deref_mut()) {
+                    if let Some(piece) = code.piece(frame.func, top.block, top.pc) {
+                        let n = piece.end as u64 - top.pc as u64;
+                        steps += n;
+                        cta.output.thread_instructions += n * top.mask.count_ones() as u64;
+                        env.regs = frame.regs.as_mut_ptr() as *mut u64;
+                        env.frame_base = frame.base as u64;
+                        env.clock = self.clock;
+                        env.shared = cta.shared.as_mut_ptr();
+                        env.shared_len = cta.shared.len() as u64;
+                        if piece.uses_local {
+                            for (l, mem) in self.local.iter_mut().enumerate() {
+                                env.local_ptrs[l] = mem.as_mut_ptr();
+                                env.local_lens[l] = mem.len() as u64;
+                            }
+                        }
+                        self.clock += piece.cost as u64;
+                        frame.stack.last_mut().unwrap().pc = piece.end as usize;
+                        // SAFETY: the env points at this warp's live registers,
+                        // local memory, the CTA's shared memory and the
+                        // launch's arena, all outliving the call; the piece
+                        // was compiled for this function and block.
+                        let status = unsafe { (piece.entry)(env, top.mask) };
+                        if status != 0 {
+                            return Err(self.piece_fault(cta, block));
+                        }
+                        if steps >= 0x1000 {
+                            self.check_limits(cta, None, steps)?;
+                            steps = 0;
+                        }
+                        continue;
+                    }
+                }
                 let op = &block.ops[top.pc];
                 frame.stack.last_mut().unwrap().pc += 1;
                 steps += 1;
                 cta.output.thread_instructions += top.mask.count_ones() as u64;
                 self.clock += op.cost as u64;
-                if steps & 0xfff == 0 {
+                if steps >= 0x1000 {
                     self.check_limits(cta, Some(op), steps)?;
                     steps = 0;
                 }
@@ -265,7 +371,7 @@ impl Warp {
             }
             // The terminator (a loop of empty blocks must meet the watchdog too).
             steps += 1;
-            if steps & 0xfff == 0 {
+            if steps >= 0x1000 {
                 self.check_limits(cta, None, steps).map_err(|mut f| {
                     f.span = block.term_span;
                     f

@@ -13,6 +13,7 @@
 //! branches; [`text`] prints the stable text form.
 
 pub mod cfg;
+pub mod liveness;
 pub mod lower;
 pub mod ops;
 pub mod text;

@@ -39,8 +39,15 @@ pub struct GlobalMemory {
     bytes: Box<[AtomicU64]>,
     /// Live allocations as sorted, disjoint `[start, end)` arena offsets.
     allocations: Vec<(u64, u64)>,
+    /// For each 256-byte granule of the arena, how many of its leading bytes
+    /// belong to a live allocation (0 to 256): compiled code's fast check
+    /// (see [`GlobalMemory::granules`]).
+    granules: Vec<u16>,
     next: u64,
 }
+
+/// Bytes per entry of the granule table (the allocation alignment).
+pub const GRANULE: u64 = ALLOC_ALIGN;
 
 impl GlobalMemory {
     /// Reserves an arena of `capacity` bytes (zero pages are mapped lazily by the OS).
@@ -56,6 +63,7 @@ impl GlobalMemory {
             Vec::from_raw_parts(ptr, len, cap).into_boxed_slice()
         };
         GlobalMemory {
+            granules: vec![0; words.div_ceil((GRANULE / 8) as usize)],
             bytes,
             allocations: Vec::new(),
             next: ALLOC_ALIGN,
@@ -77,6 +85,7 @@ impl GlobalMemory {
         // A gap after each allocation catches small overruns as faults.
         self.next = end + ALLOC_ALIGN;
         self.allocations.push((start, end));
+        self.mark(start, end, true);
         self.fill(start, end - start, 0);
         Some(GLOBAL_BASE + start)
     }
@@ -86,11 +95,35 @@ impl GlobalMemory {
         let off = addr.wrapping_sub(GLOBAL_BASE);
         match self.allocations.binary_search_by_key(&off, |a| a.0) {
             Ok(i) => {
-                self.allocations.remove(i);
+                let (start, end) = self.allocations.remove(i);
+                self.mark(start, end, false);
                 true
             }
             Err(_) => false,
         }
+    }
+
+    /// Records `[start, end)` (arena offsets, `start` granule-aligned) as
+    /// live or free in the granule table.
+    fn mark(&mut self, start: u64, end: u64, live: bool) {
+        for g in start / GRANULE..end.div_ceil(GRANULE) {
+            self.granules[g as usize] = if live {
+                (end - g * GRANULE).min(GRANULE) as u16
+            } else {
+                0
+            };
+        }
+    }
+
+    /// The granule table: entry `g` is how many leading bytes of arena bytes
+    /// `[g * 256, (g + 1) * 256)` are in a live allocation. Allocations start
+    /// on granule boundaries and are separated by at least one free granule,
+    /// so an access within one granule is inside a live allocation iff
+    /// `offset % 256 + size <= table[offset / 256]`, which is what
+    /// [`GlobalMemory::check`] decides for it; compiled code tests that and
+    /// falls back to `check` for anything else (accesses crossing granules).
+    pub fn granules(&self) -> &[u16] {
+        &self.granules
     }
 
     /// The live allocation `[start, end)` (device addresses) containing `addr`.
@@ -118,6 +151,12 @@ impl GlobalMemory {
             return Err(AccessFault::Misaligned);
         }
         Ok(off)
+    }
+
+    /// Host address of arena offset 0, for compiled code (which checks every
+    /// access against [`GlobalMemory::check`]'s rules before using it).
+    pub fn arena_ptr(&self) -> *mut u8 {
+        self.bytes.as_ptr() as *mut u8
     }
 
     fn word(&self, off: u64) -> &AtomicU64 {

@@ -12,6 +12,7 @@ pub mod memory;
 pub mod printf;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use cranelift_codegen::entity::EntityRef;
@@ -21,6 +22,7 @@ use crate::error::{Error, LaunchError};
 use crate::front::{self, SourceFile};
 use crate::interp::{self, FaultKind, LaunchCtx};
 use crate::ir::{self, FuncId, ParamSlot, RelocTarget};
+use crate::jit;
 use memory::{GlobalMemory, FUNC_BASE, SHARED_WINDOW};
 
 /// Limits and sizes of a device.
@@ -34,6 +36,22 @@ pub struct Options {
     pub watchdog_time: Option<Duration>,
     /// Local memory (stack) per thread in bytes.
     pub stack_bytes: u32,
+    /// How kernels execute.
+    pub engine: Engine,
+    /// Run the CTAs of a launch one after another in grid order on the
+    /// calling thread, instead of in parallel: results that depend on the
+    /// order of atomics across CTAs (float sums) become reproducible.
+    pub sequential: bool,
+}
+
+/// The execution engine of launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The reference interpreter (the semantic oracle).
+    Interp,
+    /// Compiled code (Cranelift), with the interpreter for what it does not compile.
+    #[default]
+    Jit,
 }
 
 impl Default for Options {
@@ -43,6 +61,8 @@ impl Default for Options {
             watchdog_instructions: 1 << 36,
             watchdog_time: Some(Duration::from_secs(600)),
             stack_bytes: 64 * 1024,
+            engine: Engine::default(),
+            sequential: false,
         }
     }
 }
@@ -60,8 +80,11 @@ pub struct ModuleId(usize);
 
 struct LoadedModule {
     source: SourceFile,
+    /// Never mutated after loading: compiled code points into its ops.
     ir: ir::Module,
     global_addrs: Vec<u64>,
+    /// Compiled on the first JIT launch, then reused.
+    compiled: OnceLock<Result<jit::CompiledModule, String>>,
 }
 
 /// A typed kernel argument (see [`Device::launch_with`]).
@@ -120,7 +143,11 @@ pub struct LaunchReport {
     pub warp_instructions: u64,
     /// Instructions times the lanes active when each issued.
     pub thread_instructions: u64,
+    /// Wall time of the launch (excluding compilation).
     pub elapsed: Duration,
+    /// Time spent compiling the module for this launch (zero when the
+    /// compiled code was cached, or with the interpreter).
+    pub compile_time: Duration,
 }
 
 pub struct Device {
@@ -178,8 +205,14 @@ impl Device {
             source,
             ir,
             global_addrs,
+            compiled: OnceLock::new(),
         });
         Ok(ModuleId(self.modules.len() - 1))
+    }
+
+    /// Chooses the engine of later launches.
+    pub fn set_engine(&mut self, engine: Engine) {
+        self.options.engine = engine;
     }
 
     fn module(&self, m: ModuleId) -> &LoadedModule {
@@ -418,6 +451,23 @@ impl Device {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
+        let mut compile_time = Duration::ZERO;
+        let code: Option<&dyn interp::abi::CompiledCode> = match self.options.engine {
+            Engine::Interp => None,
+            Engine::Jit => {
+                let compiled = lm.compiled.get_or_init(|| {
+                    let c = jit::compile(&lm.ir, &lm.global_addrs).map_err(|e| e.to_string());
+                    if let Ok(c) = &c {
+                        compile_time = c.compile_time;
+                    }
+                    c
+                });
+                match compiled {
+                    Ok(c) => Some(c),
+                    Err(e) => return Err(Error::Jit(e.clone())),
+                }
+            }
+        };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicBool::new(false);
@@ -435,24 +485,27 @@ impl Device {
             cancel: &cancel,
             stack_limit: self.options.stack_bytes,
             start,
+            code,
         };
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
-        let results: Vec<Result<interp::CtaOutput, interp::Fault>> = (0..n)
-            .into_par_iter()
-            .map(|i| {
-                let ctaid = [
-                    (i % gx as u64) as u32,
-                    ((i / gx as u64) % gy as u64) as u32,
-                    (i / (gx as u64 * gy as u64)) as u32,
-                ];
-                let r = interp::run_cta(&ctx, ctaid);
-                if r.is_err() {
-                    cancel.store(true, Ordering::Relaxed);
-                }
-                r
-            })
-            .collect();
+        let run = |i: u64| {
+            let ctaid = [
+                (i % gx as u64) as u32,
+                ((i / gx as u64) % gy as u64) as u32,
+                (i / (gx as u64 * gy as u64)) as u32,
+            ];
+            let r = interp::run_cta(&ctx, ctaid);
+            if r.is_err() {
+                cancel.store(true, Ordering::Relaxed);
+            }
+            r
+        };
+        let results: Vec<Result<interp::CtaOutput, interp::Fault>> = if self.options.sequential {
+            (0..n).map(run).collect()
+        } else {
+            (0..n).into_par_iter().map(run).collect()
+        };
         let mut report = LaunchReport::default();
         let mut first_fault = None;
         for (i, r) in results.into_iter().enumerate() {
@@ -483,6 +536,7 @@ impl Device {
             return Err(self.launch_error(lm, f, block, fault));
         }
         report.elapsed = start.elapsed();
+        report.compile_time = compile_time;
         Ok(report)
     }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use warpjit::front::DiagnosticKind;
-use warpjit::runtime::{args, Device, LaunchConfig, Options};
+use warpjit::runtime::{args, Device, Engine, LaunchConfig, Options};
 use warpjit::Error;
 
 /// How one PTX file of a sample fared.
@@ -70,27 +70,36 @@ impl Sample {
     }
 
     /// Runs one PTX file of the sample and checks everything it expects.
-    pub fn run(&self, ptx: &Path) -> Outcome {
-        match self.try_run(ptx) {
-            Ok(o) => o,
-            Err(e) => Outcome::Fail(e),
-        }
-    }
-
-    fn try_run(&self, ptx: &Path) -> Result<Outcome, String> {
+    /// Runs the sample on `engine` and checks it against its references;
+    /// also returns everything the run produced, for comparing engines.
+    pub fn run(&self, ptx: &Path, engine: Engine) -> (Outcome, Observed) {
         let out_dir = std::env::temp_dir().join(format!(
-            "warpjit-sample-{}-{}",
+            "warpjit-sample-{}-{}-{engine:?}",
             std::process::id(),
             self.name().replace('/', "-")
         ));
-        let result = self.run_in(ptx, &out_dir);
+        let mut observed = Observed::default();
+        let result = self.run_in(ptx, &out_dir, engine, &mut observed);
         let _ = std::fs::remove_dir_all(&out_dir);
-        result
+        match result {
+            Ok(o) => (o, observed),
+            Err(e) => (Outcome::Fail(e), observed),
+        }
     }
 
-    fn run_in(&self, ptx: &Path, out_dir: &Path) -> Result<Outcome, String> {
+    fn run_in(
+        &self,
+        ptx: &Path,
+        out_dir: &Path,
+        engine: Engine,
+        observed: &mut Observed,
+    ) -> Result<Outcome, String> {
         let mut dev = Device::new(Options {
             arena_bytes: 256 << 20,
+            engine,
+            // CTAs in grid order, so float atomics across CTAs sum in the
+            // same order on both engines.
+            sequential: true,
             ..Options::default()
         });
         let text = super::read(ptx);
@@ -137,6 +146,9 @@ impl Sample {
             shared_bytes: self.spec["shared_bytes"].as_u64().unwrap_or(0) as u32,
         };
         let result = dev.launch(m, kernel, cfg, &prepared.params);
+        if let Err(e) = &result {
+            observed.error = Some(e.to_string());
+        }
         if let Some(expect) = self.spec.get("expect_error").filter(|v| !v.is_null()) {
             let kind = expect["kind"].as_str().unwrap();
             let contains = expect["contains"].as_str().unwrap_or("");
@@ -167,6 +179,9 @@ impl Sample {
                 .map_err(|e| e.to_string())?;
             let want = std::fs::read(self.dir.join(e["reference"].as_str().unwrap()))
                 .map_err(|e| e.to_string())?;
+            observed
+                .outputs
+                .push((e["file"].as_str().unwrap().to_string(), got.clone()));
             if let Err(p) = compare(
                 e["type"].as_str().unwrap(),
                 &got,
@@ -177,6 +192,7 @@ impl Sample {
                 problems.push(format!("{}: {p}", e["file"].as_str().unwrap()));
             }
         }
+        observed.printf = report.printf.clone();
         if let Some(stdout) = self.spec["stdout"].as_str() {
             let want = super::read(&self.dir.join(stdout));
             if report.printf != want {
@@ -192,6 +208,14 @@ impl Sample {
             Err(problems.join("\n"))
         }
     }
+}
+
+/// Everything a run produced: output files' bytes, printf text, the error.
+#[derive(Debug, Default, PartialEq)]
+pub struct Observed {
+    pub outputs: Vec<(String, Vec<u8>)>,
+    pub printf: String,
+    pub error: Option<String>,
 }
 
 fn float_of(ty: &str, b: &[u8]) -> f64 {

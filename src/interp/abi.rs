@@ -1,0 +1,133 @@
+//! The contract between the executor and compiled code: [`PieceEnv`], the
+//! one `#[repr(C)]` struct generated code reads and writes, and
+//! [`CompiledCode`], through which the warp driver finds a compiled piece
+//! starting at an op.
+//!
+//! A *piece* is a run of ops of one basic block that compiled code executes
+//! for every active lane, lane after lane (see `docs/jit-design.md` for why
+//! that equals lockstep execution). The driver (`warp.rs`) keeps control flow,
+//! the SIMT stack, calls and barriers, and executes every op outside a piece
+//! itself, so a warp moves freely between compiled and interpreted ops.
+//!
+//! The field offsets below are the single source of truth for the layout the
+//! code generator uses (as wasmtime's `VMOffsets`): `jit` only ever names a
+//! field through these constants.
+
+use std::mem::offset_of;
+
+use crate::ir::{Block, FuncId};
+use crate::runtime::memory::GlobalMemory;
+
+/// A compiled piece: `entry(env, mask)` runs the ops `start..end` of its
+/// block for the lanes in `mask`; it returns 0, or 1 when a lane faulted
+/// (the fault fields of the env say where).
+pub type PieceFn = unsafe extern "C" fn(env: *mut PieceEnv, mask: u32) -> u32;
+
+/// A compiled run of ops.
+#[derive(Clone, Copy, Debug)]
+pub struct Piece {
+    pub entry: PieceFn,
+    /// One past the last op the piece executes.
+    pub end: u32,
+    /// The issue cost of its ops (what `%clock` advances by).
+    pub cost: u32,
+    /// Whether it touches local memory (the env's local pointers must be set).
+    pub uses_local: bool,
+}
+
+/// Compiled code for a module's functions.
+pub trait CompiledCode: Sync {
+    /// The piece starting at op `pc` of `block` of `func`, if one was compiled.
+    fn piece(&self, func: FuncId, block: Block, pc: usize) -> Option<&Piece>;
+}
+
+/// Fault codes in [`PieceEnv::fault_kind`].
+pub const FAULT_OUT_OF_BOUNDS: u32 = 0;
+pub const FAULT_MISALIGNED: u32 = 1;
+
+/// Space codes in [`PieceEnv::fault_space`].
+pub const SPACE_GLOBAL: u32 = 0;
+pub const SPACE_SHARED: u32 = 1;
+pub const SPACE_LOCAL: u32 = 2;
+pub const SPACE_PARAM: u32 = 3;
+pub const SPACE_GENERIC: u32 = 4;
+pub const SPACE_CONST: u32 = 5;
+
+/// Everything compiled code reads and writes, built by the driver.
+#[repr(C)]
+pub struct PieceEnv {
+    /// The current frame's registers: register `r` of lane `l` is the u64 at
+    /// `regs[r * 32 + l]`.
+    pub regs: *mut u64,
+    /// Host address of arena offset 0 (global memory).
+    pub arena: *mut u8,
+    pub memory: *const GlobalMemory,
+    /// The arena's granule table (see `GlobalMemory::granules`) and its length.
+    pub granules: *const u16,
+    pub granule_count: u64,
+    pub shared: *mut u8,
+    pub shared_len: u64,
+    pub params: *const u8,
+    pub params_len: u64,
+    /// Per-lane local memory and its length.
+    pub local_ptrs: [*mut u8; 32],
+    pub local_lens: [u64; 32],
+    /// The current frame's offset in local memory.
+    pub frame_base: u64,
+    /// The warp's `%clock` before the piece's first op.
+    pub clock: u64,
+    pub tid: [[u32; 32]; 3],
+    pub ntid: [u32; 3],
+    pub ctaid: [u32; 3],
+    pub nctaid: [u32; 3],
+    pub warp_index: u32,
+    pub dynamic_shared: u32,
+    pub total_shared: u32,
+    /// The first fault (lowest op, then lowest lane); `fault_op` is
+    /// `u32::MAX` when none.
+    pub fault_op: u32,
+    pub fault_lane: u32,
+    pub fault_kind: u32,
+    pub fault_space: u32,
+    pub fault_addr: u64,
+    pub fault_size: u64,
+}
+
+/// Byte offsets of [`PieceEnv`]'s fields, for the code generator.
+pub mod offsets {
+    use super::*;
+    pub const REGS: i32 = offset_of!(PieceEnv, regs) as i32;
+    pub const ARENA: i32 = offset_of!(PieceEnv, arena) as i32;
+    pub const GRANULES: i32 = offset_of!(PieceEnv, granules) as i32;
+    pub const GRANULE_COUNT: i32 = offset_of!(PieceEnv, granule_count) as i32;
+    pub const SHARED: i32 = offset_of!(PieceEnv, shared) as i32;
+    pub const SHARED_LEN: i32 = offset_of!(PieceEnv, shared_len) as i32;
+    pub const PARAMS: i32 = offset_of!(PieceEnv, params) as i32;
+    pub const PARAMS_LEN: i32 = offset_of!(PieceEnv, params_len) as i32;
+    pub const LOCAL_PTRS: i32 = offset_of!(PieceEnv, local_ptrs) as i32;
+    pub const LOCAL_LENS: i32 = offset_of!(PieceEnv, local_lens) as i32;
+    pub const FRAME_BASE: i32 = offset_of!(PieceEnv, frame_base) as i32;
+    pub const CLOCK: i32 = offset_of!(PieceEnv, clock) as i32;
+    pub const TID: i32 = offset_of!(PieceEnv, tid) as i32;
+    pub const NTID: i32 = offset_of!(PieceEnv, ntid) as i32;
+    pub const CTAID: i32 = offset_of!(PieceEnv, ctaid) as i32;
+    pub const NCTAID: i32 = offset_of!(PieceEnv, nctaid) as i32;
+    pub const WARP_INDEX: i32 = offset_of!(PieceEnv, warp_index) as i32;
+    pub const DYNAMIC_SHARED: i32 = offset_of!(PieceEnv, dynamic_shared) as i32;
+    pub const TOTAL_SHARED: i32 = offset_of!(PieceEnv, total_shared) as i32;
+    pub const FAULT_OP: i32 = offset_of!(PieceEnv, fault_op) as i32;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated code indexes per-lane arrays with 8-byte and 4-byte
+    /// strides and reads pointers as 64-bit values.
+    #[test]
+    fn layout_assumptions_hold() {
+        assert_eq!(std::mem::size_of::<*mut u8>(), 8);
+        assert_eq!(offsets::LOCAL_LENS - offsets::LOCAL_PTRS, 32 * 8);
+        assert_eq!(offset_of!(PieceEnv, tid) % 4, 0, "tid rows are u32 arrays");
+    }
+}

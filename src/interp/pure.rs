@@ -1,0 +1,205 @@
+//! The value semantics of the pure micro-ops (those that only read their
+//! sources and write their destinations) for one lane, shared by both
+//! engines: the interpreter calls [`eval`] per active lane, and the JIT calls
+//! it (through `jit::helpers`) for every pure op it does not generate inline.
+//! Keeping one definition means the engines cannot disagree on these ops.
+
+use super::lanes::extend;
+use crate::ir::{BoolOp, IntBinOp, IntTernOp, Op, OpKind, Space, Ty};
+use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::sem;
+
+/// Most sources or destinations a pure op has.
+pub const MAX_OPERANDS: usize = 8;
+
+fn combine(op: Option<BoolOp>, a: bool, c: bool) -> bool {
+    match op {
+        None => a,
+        Some(BoolOp::And) => a && c,
+        Some(BoolOp::Or) => a || c,
+        Some(BoolOp::Xor) => a != c,
+    }
+}
+
+/// Whether `kind` is a pure op that [`eval`] computes.
+pub fn is_pure(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Mov
+            | OpKind::IntBin { .. }
+            | OpKind::IntUn { .. }
+            | OpKind::IntTern { .. }
+            | OpKind::AddCarry { .. }
+            | OpKind::MadCarry { .. }
+            | OpKind::Float { .. }
+            | OpKind::Setp { .. }
+            | OpKind::Set { .. }
+            | OpKind::Selp
+            | OpKind::Slct { .. }
+            | OpKind::Testp { .. }
+            | OpKind::Cvt { .. }
+            | OpKind::Pack { .. }
+            | OpKind::Unpack { .. }
+            | OpKind::Cvta { .. }
+            | OpKind::Isspacep { .. }
+    )
+}
+
+/// Computes a pure op for one lane from its source values `s`, writing one
+/// value per destination to `out` (before masking to the destination
+/// register's width, which the caller does).
+pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
+    let src = |i: usize| s.get(i).copied().unwrap_or(0);
+    match &op.kind {
+        OpKind::Mov => out[0] = src(0),
+        OpKind::IntBin { op: o, ty } => {
+            let rty = if matches!(o, IntBinOp::MulWide) {
+                ty.widened()
+            } else {
+                *ty
+            };
+            out[0] = extend(rty, sem::int::int_binary(*o, *ty, src(0), src(1)));
+        }
+        OpKind::IntUn { op: o, ty } => out[0] = extend(*ty, sem::int::int_unary(*o, *ty, src(0))),
+        OpKind::IntTern { op: o, ty } => {
+            let v = sem::int::int_ternary(*o, *ty, &s[..s.len().min(4)]);
+            let rty = if matches!(o, IntTernOp::MadWide) {
+                ty.widened()
+            } else {
+                *ty
+            };
+            out[0] = extend(rty, v);
+        }
+        OpKind::AddCarry {
+            ty,
+            subtract,
+            carry_in,
+            ..
+        } => {
+            let cin = *carry_in && src(2) & 1 != 0;
+            let (v, cout) = sem::int::add_carry(*ty, src(0), src(1), cin, *subtract);
+            out[0] = v;
+            out[1] = cout as u64;
+        }
+        OpKind::MadCarry {
+            hi, ty, carry_in, ..
+        } => {
+            let cin = *carry_in && src(3) & 1 != 0;
+            let (v, cout) = sem::int::mad_carry(*hi, *ty, src(0), src(1), src(2), cin);
+            out[0] = v;
+            out[1] = cout as u64;
+        }
+        OpKind::Float { op: o, ty, mods } => {
+            out[0] = sem::float::float_op(*o, *ty, *mods, &s[..s.len().min(3)]);
+        }
+        OpKind::Setp {
+            cmp,
+            ty,
+            ftz,
+            combine: comb,
+        } => {
+            let (a, b) = (src(0), src(1));
+            let c = comb.is_some() && src(2) & 1 != 0;
+            if matches!(ty, Ty::F16x2 | Ty::Bf16x2) {
+                let r = sem::float::compare_float(*cmp, *ty, *ftz, a, b);
+                out[0] = combine(*comb, r & 1 != 0, c) as u64;
+                out[1] = combine(*comb, r & 2 != 0, c) as u64;
+                return;
+            }
+            let r = if ty.is_float() {
+                sem::float::compare_float(*cmp, *ty, *ftz, a, b) & 1 != 0
+            } else {
+                sem::int::compare_int(*cmp, *ty, a, b)
+            };
+            out[0] = combine(*comb, r, c) as u64;
+            out[1] = combine(*comb, !r, c) as u64;
+        }
+        OpKind::Set {
+            cmp,
+            dty,
+            sty,
+            ftz,
+            combine: comb,
+        } => {
+            let c = comb.is_some() && src(2) & 1 != 0;
+            let r = if sty.is_float() {
+                sem::float::compare_float(*cmp, *sty, *ftz, src(0), src(1)) & 1 != 0
+            } else {
+                sem::int::compare_int(*cmp, *sty, src(0), src(1))
+            };
+            let r = combine(*comb, r, c);
+            out[0] = match dty {
+                Ty::F32 => (if r { 1.0f32 } else { 0.0 }).to_bits() as u64,
+                _ if r => dty.mask(),
+                _ => 0,
+            };
+        }
+        OpKind::Selp => out[0] = if src(2) & 1 != 0 { src(0) } else { src(1) },
+        OpKind::Slct { cty, ftz } => {
+            let c = src(2);
+            let pick_a = match cty {
+                Ty::F32 => {
+                    let mut f = f32::from_bits(c as u32);
+                    if *ftz && f.is_subnormal() {
+                        f = 0.0;
+                    }
+                    f >= 0.0
+                }
+                _ => (c as u32 as i32) >= 0,
+            };
+            out[0] = if pick_a { src(0) } else { src(1) };
+        }
+        OpKind::Testp { prop, ty } => out[0] = sem::float::testp(*prop, *ty, src(0)) as u64,
+        // A signed result narrower than its register is sign-extended (PTX ISA §6.4.2).
+        OpKind::Cvt {
+            dst,
+            src: sty,
+            mods,
+        } => out[0] = extend(*dst, sem::cvt::cvt(*dst, *sty, *mods, src(0))),
+        OpKind::Pack { bits } => {
+            let m = if *bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
+            out[0] = s
+                .iter()
+                .enumerate()
+                .fold(0, |v, (k, x)| v | (x & m) << (k as u32 * bits));
+        }
+        OpKind::Unpack { bits } => {
+            let m = if *bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
+            for (k, o) in out.iter_mut().enumerate().take(op.dsts.len()) {
+                *o = (src(0) >> (k as u32 * bits)) & m;
+            }
+        }
+        OpKind::Cvta { space, to_generic } => {
+            let window = match space {
+                Space::Shared => SHARED_WINDOW,
+                Space::Local => LOCAL_WINDOW,
+                _ => 0,
+            };
+            out[0] = if *to_generic {
+                src(0).wrapping_add(window)
+            } else {
+                src(0).wrapping_sub(window)
+            };
+        }
+        OpKind::Isspacep { space } => {
+            let a = src(0);
+            let in_shared = (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a);
+            let in_local = (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a);
+            out[0] = match space {
+                Space::Shared => in_shared,
+                Space::Local => in_local,
+                Space::Global | Space::Const => !in_shared && !in_local,
+                _ => false,
+            } as u64;
+        }
+        other => unreachable!("{other:?} is not a pure op"),
+    }
+}

@@ -1,0 +1,396 @@
+//! Emitting one piece as a Cranelift function
+//! `extern "C" fn(env: *mut PieceEnv, mask: u32) -> u32`.
+//!
+//! The function loops over the set bits of `mask`. For each lane it loads the
+//! registers the piece reads from the frame's register file into Cranelift
+//! variables (so they live in host registers across the piece), runs the ops
+//! (a guarded op becomes a branch), and stores every register the piece
+//! writes back. A lane that faults records the fault (see
+//! `helpers::jit_fault`) and is skipped; the function returns 1 if any did.
+
+use cranelift_codegen::entity::EntityRef;
+use cranelift_codegen::ir::{
+    condcodes::IntCC, types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, StackSlotData,
+    StackSlotKind, Type, Value,
+};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use std::collections::HashMap;
+
+use super::helpers;
+use crate::interp::abi::offsets;
+use crate::interp::pure::MAX_OPERANDS;
+use crate::ir::liveness::RegSet;
+use crate::ir::{Function, Op, OpKind, Reg, Src};
+use crate::runtime::memory::FUNC_BASE;
+
+pub(super) const I64: Type = types::I64;
+pub(super) const I32: Type = types::I32;
+
+/// What an op emitter needs from the enclosing piece.
+pub(super) struct PieceBuilder<'a, 'b> {
+    pub b: FunctionBuilder<'b>,
+    pub func: &'a Function,
+    pub global_addrs: &'a [u64],
+    pub env: Value,
+    /// The current lane (i64) and its mask of the block.
+    pub lane: Value,
+    pub mask: Value,
+    /// Start of the current lane's registers (`regs + lane * 8`).
+    vars: HashMap<Reg, Variable>,
+    /// Where a faulting lane goes (skip to the next lane).
+    pub next_lane: Block,
+    /// The clock before the piece plus the costs of the ops so far.
+    pub clock_offset: u64,
+    /// Environment fields loaded once per call.
+    pub arena: Value,
+    pub granules: Value,
+    pub granule_count: Value,
+    pub shared: Value,
+    pub shared_len: Value,
+    pub params: Value,
+    pub params_len: Value,
+    pub frame_base: Value,
+    pub clock: Value,
+    pub uses_local: bool,
+    /// Flags of accesses known aligned and in bounds, and of plain bitcasts.
+    pub trusted: MemFlagsData,
+    pub plain: MemFlagsData,
+    ptr_sig: Option<cranelift_codegen::ir::SigRef>,
+    miss_sig: Option<cranelift_codegen::ir::SigRef>,
+    fault_sig: Option<cranelift_codegen::ir::SigRef>,
+}
+
+/// Emits the piece `ops[start..end]` of `block` into `ctx.func`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn emit_piece(
+    fctx: &mut cranelift_frontend::FunctionBuilderContext,
+    cfunc: &mut cranelift_codegen::ir::Function,
+    func: &Function,
+    block: crate::ir::Block,
+    start: usize,
+    end: usize,
+    global_addrs: &[u64],
+    live_after: &RegSet,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+) -> bool {
+    let ops = &func.blocks[block].ops;
+    let (trusted, plain) = (MemFlagsData::trusted(), MemFlagsData::new());
+    let b = FunctionBuilder::new(cfunc, fctx);
+    let mut p = PieceBuilder {
+        b,
+        func,
+        global_addrs,
+        env: Value::new(0),
+        lane: Value::new(0),
+        mask: Value::new(0),
+        vars: HashMap::new(),
+        next_lane: Block::new(0),
+        clock_offset: 0,
+        arena: Value::new(0),
+        granules: Value::new(0),
+        granule_count: Value::new(0),
+        shared: Value::new(0),
+        shared_len: Value::new(0),
+        params: Value::new(0),
+        params_len: Value::new(0),
+        frame_base: Value::new(0),
+        clock: Value::new(0),
+        uses_local: false,
+        trusted,
+        plain,
+        ptr_sig: None,
+        miss_sig: None,
+        fault_sig: None,
+    };
+    let entry = p.b.create_block();
+    p.b.append_block_params_for_function_params(entry);
+    let head = p.b.create_block();
+    let body = p.b.create_block();
+    let next_lane = p.b.create_block();
+    let exit = p.b.create_block();
+    p.next_lane = next_lane;
+    p.b.switch_to_block(entry);
+    p.env = p.b.block_params(entry)[0];
+    p.mask = p.b.block_params(entry)[1];
+    let remaining = p.b.declare_var(I32);
+    p.b.def_var(remaining, p.mask);
+    let regs = p.load_env(I64, offsets::REGS);
+    p.arena = p.load_env(I64, offsets::ARENA);
+    p.granules = p.load_env(I64, offsets::GRANULES);
+    p.granule_count = p.load_env(I64, offsets::GRANULE_COUNT);
+    p.shared = p.load_env(I64, offsets::SHARED);
+    p.shared_len = p.load_env(I64, offsets::SHARED_LEN);
+    p.params = p.load_env(I64, offsets::PARAMS);
+    p.params_len = p.load_env(I64, offsets::PARAMS_LEN);
+    p.frame_base = p.load_env(I64, offsets::FRAME_BASE);
+    p.clock = p.load_env(I64, offsets::CLOCK);
+    p.b.ins().jump(head, &[]);
+
+    p.b.switch_to_block(head);
+    let m = p.b.use_var(remaining);
+    p.b.ins().brif(m, body, &[], exit, &[]);
+
+    p.b.switch_to_block(body);
+    let m = p.b.use_var(remaining);
+    let lane32 = p.b.ins().ctz(m);
+    p.lane = p.b.ins().uextend(I64, lane32);
+    let lane_off = p.b.ins().ishl_imm_s(p.lane, 3);
+    let lane_regs = p.b.ins().iadd(regs, lane_off);
+
+    // Registers read before they are (unconditionally) written are loaded
+    // just before the first op that needs them (ops are emitted in straight
+    // line, so that point dominates every later use).
+    let (loads, stores) = register_sets(ops, start, end);
+    let flags = p.trusted;
+    for &r in &stores {
+        p.var(r);
+    }
+    for (i, op) in ops.iter().enumerate().take(end).skip(start) {
+        for (r, _) in loads.iter().filter(|(_, first)| *first == i) {
+            let v = p.b.ins().load(I64, flags, lane_regs, reg_offset(*r));
+            let var = p.var(*r);
+            p.b.def_var(var, v);
+        }
+        p.clock_offset += op.cost as u64;
+        p.emit_guarded(op, i as u32);
+    }
+    for &r in stores.iter().filter(|r| live_after.contains(**r)) {
+        let v = p.b.use_var(p.vars[&r]);
+        p.b.ins().store(flags, v, lane_regs, reg_offset(r));
+    }
+    p.b.ins().jump(next_lane, &[]);
+
+    p.b.switch_to_block(next_lane);
+    let m = p.b.use_var(remaining);
+    let m1 = p.b.ins().iadd_imm_s(m, -1);
+    let m2 = p.b.ins().band(m, m1);
+    p.b.def_var(remaining, m2);
+    p.b.ins().jump(head, &[]);
+
+    p.b.switch_to_block(exit);
+    let fault_op = p.load_env(I32, offsets::FAULT_OP);
+    let none = p.b.ins().icmp_imm_s(IntCC::NotEqual, fault_op, -1);
+    let status = p.b.ins().uextend(I32, none);
+    p.b.ins().return_(&[status]);
+    p.b.seal_all_blocks();
+    let uses_local = p.uses_local;
+    p.b.finalize(frontend);
+    uses_local
+}
+
+/// The offset of register `r` (lane 0) in the register file.
+fn reg_offset(r: Reg) -> i32 {
+    (r.index() * 32 * 8) as i32
+}
+
+/// Registers to load (with the op that first needs them) and registers written.
+fn register_sets(ops: &[Op], start: usize, end: usize) -> (Vec<(Reg, usize)>, Vec<Reg>) {
+    let mut defined: Vec<Reg> = Vec::new();
+    let mut loads: Vec<(Reg, usize)> = Vec::new();
+    let mut stores: Vec<Reg> = Vec::new();
+    let need = |r: Reg, at: usize, defined: &Vec<Reg>, loads: &mut Vec<(Reg, usize)>| {
+        if !defined.contains(&r) && !loads.iter().any(|l| l.0 == r) {
+            loads.push((r, at));
+        }
+    };
+    for (i, op) in ops.iter().enumerate().take(end).skip(start) {
+        if let Some(g) = op.guard {
+            need(g.reg, i, &defined, &mut loads);
+        }
+        for s in &op.srcs {
+            if let Src::Reg(r) = s {
+                need(*r, i, &defined, &mut loads);
+            }
+        }
+        for &d in &op.dsts {
+            if op.guard.is_some() {
+                // The old value survives in lanes the guard turns off.
+                need(d, i, &defined, &mut loads);
+            }
+            if !defined.contains(&d) {
+                defined.push(d);
+            }
+            if !stores.contains(&d) {
+                stores.push(d);
+            }
+        }
+    }
+    (loads, stores)
+}
+
+impl PieceBuilder<'_, '_> {
+    pub fn var(&mut self, r: Reg) -> Variable {
+        if let Some(&v) = self.vars.get(&r) {
+            return v;
+        }
+        let v = self.b.declare_var(I64);
+        self.vars.insert(r, v);
+        v
+    }
+
+    pub fn load_env(&mut self, ty: Type, offset: i32) -> Value {
+        self.b.ins().load(ty, self.trusted, self.env, offset)
+    }
+
+    /// The value of a source operand (as a u64).
+    pub fn src(&mut self, s: &Src) -> Value {
+        match *s {
+            Src::Reg(r) => {
+                let v = self.var(r);
+                self.b.use_var(v)
+            }
+            Src::Imm(v) => self.b.ins().iconst(I64, v as i64),
+            Src::Global(g, off) => {
+                let a = self.global_addrs[g.index()].wrapping_add(off as u64);
+                self.b.ins().iconst(I64, a as i64)
+            }
+            Src::Func(f) => self
+                .b
+                .ins()
+                .iconst(I64, (FUNC_BASE + 16 * f.index() as u64) as i64),
+            Src::FrameAddr(off) => self.b.ins().iadd_imm_s(self.frame_base, off as i64),
+        }
+    }
+
+    /// Writes `v` to `r`, masked to the register's width.
+    pub fn write(&mut self, r: Reg, v: Value) {
+        let ty = self.func.regs[r].ty;
+        let v = if ty.bits() < 64 {
+            self.b.ins().band_imm_s(v, ty.mask() as i64)
+        } else {
+            v
+        };
+        let var = self.var(r);
+        self.b.def_var(var, v);
+    }
+
+    fn emit_guarded(&mut self, op: &Op, index: u32) {
+        let Some(g) = op.guard else {
+            self.emit_op(op, index);
+            return;
+        };
+        let p = self.src(&Src::Reg(g.reg));
+        let bit = self.b.ins().band_imm_s(p, 1);
+        let run = self.b.create_block();
+        let after = self.b.create_block();
+        if g.negated {
+            self.b.ins().brif(bit, after, &[], run, &[]);
+        } else {
+            self.b.ins().brif(bit, run, &[], after, &[]);
+        }
+        self.b.switch_to_block(run);
+        self.emit_op(op, index);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+    }
+
+    fn emit_op(&mut self, op: &Op, index: u32) {
+        match &op.kind {
+            OpKind::Nop => {}
+            OpKind::Activemask => {
+                let m = self.b.ins().uextend(I64, self.mask);
+                self.write(op.dsts[0], m);
+            }
+            OpKind::ReadSpecial(s) => {
+                let v = self.special(*s);
+                self.write(op.dsts[0], v);
+            }
+            OpKind::Ld { space, ty, offset } => self.load(op, index, *space, *ty, *offset),
+            OpKind::St { space, ty, offset } => self.store(op, index, *space, *ty, *offset),
+            _ => {
+                let srcs: Vec<Value> = op.srcs.iter().map(|s| self.src(s)).collect();
+                let results = match self.inline_pure(op, &srcs) {
+                    Some(r) => r,
+                    None => self.call_pure(op, &srcs),
+                };
+                for (d, v) in op.dsts.iter().zip(results) {
+                    self.write(*d, v);
+                }
+            }
+        }
+    }
+
+    /// Calls [`helpers::jit_pure`] for one lane.
+    pub fn call_pure(&mut self, op: &Op, srcs: &[Value]) -> Vec<Value> {
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (2 * MAX_OPERANDS * 8) as u32,
+            3,
+        ));
+        for (k, v) in srcs.iter().enumerate().take(MAX_OPERANDS) {
+            self.b.ins().stack_store(I64, *v, slot, (k * 8) as i32);
+        }
+        let srcs_ptr = self.b.ins().stack_addr(I64, slot, 0);
+        let out_ptr = self
+            .b
+            .ins()
+            .stack_addr(I64, slot, (MAX_OPERANDS * 8) as i32);
+        let op_ptr = self.b.ins().iconst(I64, op as *const Op as i64);
+        let sig = *self.ptr_sig.get_or_insert_with(|| {
+            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+            s.params = vec![AbiParam::new(I64); 3];
+            self.b.import_signature(s)
+        });
+        let f = self
+            .b
+            .ins()
+            .iconst(I64, helpers::jit_pure as *const () as i64);
+        self.b
+            .ins()
+            .call_indirect(sig, f, &[op_ptr, srcs_ptr, out_ptr]);
+        (0..op.dsts.len())
+            .map(|k| {
+                self.b
+                    .ins()
+                    .stack_load(I64, I64, slot, ((MAX_OPERANDS + k) * 8) as i32)
+            })
+            .collect()
+    }
+
+    /// Calls [`helpers::jit_global_check`]; returns its status (i32).
+    pub fn call_global_check(&mut self, addr: Value, size: u64) -> Value {
+        let sig = *self.miss_sig.get_or_insert_with(|| {
+            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+            s.params = vec![AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)];
+            s.returns = vec![AbiParam::new(I32)];
+            self.b.import_signature(s)
+        });
+        let f = self
+            .b
+            .ins()
+            .iconst(I64, helpers::jit_global_check as *const () as i64);
+        let size = self.b.ins().iconst(I64, size as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[self.env, addr, size]);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Emits a jump to a new block that records a fault of this lane at op
+    /// `index` and goes on with the next lane. `kind` is an i32 value.
+    pub fn fault(&mut self, index: u32, kind: Value, space: u32, addr: Value, size: u64) {
+        let sig = *self.fault_sig.get_or_insert_with(|| {
+            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+            s.params = vec![
+                AbiParam::new(I64),
+                AbiParam::new(I32),
+                AbiParam::new(I32),
+                AbiParam::new(I32),
+                AbiParam::new(I32),
+                AbiParam::new(I64),
+                AbiParam::new(I64),
+            ];
+            self.b.import_signature(s)
+        });
+        let f = self
+            .b
+            .ins()
+            .iconst(I64, helpers::jit_fault as *const () as i64);
+        let op = self.b.ins().iconst(I32, index as i64);
+        let lane = self.b.ins().ireduce(I32, self.lane);
+        let space = self.b.ins().iconst(I32, space as i64);
+        let size = self.b.ins().iconst(I64, size as i64);
+        self.b
+            .ins()
+            .call_indirect(sig, f, &[self.env, op, lane, kind, space, addr, size]);
+        self.b.ins().jump(self.next_lane, &[]);
+    }
+}

@@ -1,0 +1,285 @@
+//! Loads and stores in compiled pieces, with the interpreter's checks.
+//!
+//! Every access is turned into a host pointer only after the same checks
+//! `interp::lanes` makes, in the same order, so compiled code can never touch
+//! host memory outside the arena, the CTA's shared memory, the lane's local
+//! memory or the parameter buffer:
+//! - global and constant: the whole access inside one live allocation, then
+//!   natural alignment: inline through the arena's granule table for an
+//!   aligned access inside one 256-byte granule, otherwise by calling
+//!   `GlobalMemory::check` itself (`helpers::jit_global_check`);
+//! - shared and local: alignment, then `offset + size <= length`;
+//! - kernel parameters: `offset + size <= length`;
+//! - generic: decoded by window, then as the space it falls in.
+//!
+//! A failed check records the fault and moves on to the next lane.
+
+use cranelift_codegen::ir::{condcodes::IntCC, Block, InstBuilder, Value};
+
+use super::emit::{PieceBuilder, I32, I64};
+use crate::interp::abi::{self, offsets};
+use crate::interp::lanes::extend_is_signed;
+use crate::ir::{Op, Space, Ty};
+use crate::runtime::memory::{GLOBAL_BASE, GRANULE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+
+fn space_code(space: Space) -> u32 {
+    match space {
+        Space::Global => abi::SPACE_GLOBAL,
+        Space::Shared => abi::SPACE_SHARED,
+        Space::Local => abi::SPACE_LOCAL,
+        Space::Const => abi::SPACE_CONST,
+        Space::KernelParam | Space::FrameParam => abi::SPACE_PARAM,
+        Space::Generic => abi::SPACE_GENERIC,
+    }
+}
+
+/// The memory an access resolves to.
+#[derive(Clone, Copy)]
+enum Region {
+    Global,
+    Shared,
+    Local,
+    Param,
+}
+
+impl PieceBuilder<'_, '_> {
+    pub fn load(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
+        let size = ty.bytes() as u64;
+        let n = op.dsts.len() as u64;
+        let addr = self.src(&op.srcs[0]);
+        let addr = self.b.ins().iadd_imm_s(addr, offset);
+        let ptr = self.access(index, space, addr, size * n);
+        let flags = self.trusted;
+        for (k, &d) in op.dsts.iter().enumerate() {
+            let at = (k as u64 * size) as i32;
+            let signed = extend_is_signed(ty);
+            let v = match (size, signed) {
+                (1, false) => self.b.ins().uload8(I64, flags, ptr, at),
+                (1, true) => self.b.ins().sload8(I64, flags, ptr, at),
+                (2, false) => self.b.ins().uload16(I64, flags, ptr, at),
+                (2, true) => self.b.ins().sload16(I64, flags, ptr, at),
+                (4, false) => self.b.ins().uload32(flags, ptr, at),
+                (4, true) => self.b.ins().sload32(flags, ptr, at),
+                _ => self.b.ins().load(I64, flags, ptr, at),
+            };
+            self.write(d, v);
+        }
+    }
+
+    pub fn store(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
+        let size = ty.bytes() as u64;
+        let n = op.srcs.len() as u64 - 1;
+        let addr = self.src(&op.srcs[0]);
+        let addr = self.b.ins().iadd_imm_s(addr, offset);
+        let values: Vec<Value> = op.srcs[1..].iter().map(|s| self.src(s)).collect();
+        let ptr = self.access(index, space, addr, size * n);
+        let flags = self.trusted;
+        for (k, v) in values.into_iter().enumerate() {
+            let at = (k as u64 * size) as i32;
+            match size {
+                1 => self.b.ins().istore8(flags, v, ptr, at),
+                2 => self.b.ins().istore16(flags, v, ptr, at),
+                4 => self.b.ins().istore32(flags, v, ptr, at),
+                _ => self.b.ins().store(flags, v, ptr, at),
+            };
+        }
+    }
+
+    /// Checks an access of `size` bytes at `addr` in `space`; returns the
+    /// host pointer (faulting lanes leave through `fault`).
+    fn access(&mut self, index: u32, space: Space, addr: Value, size: u64) -> Value {
+        let code = space_code(space);
+        let region = match space {
+            Space::Global | Space::Const => Region::Global,
+            Space::Shared => Region::Shared,
+            Space::Local => Region::Local,
+            Space::KernelParam => Region::Param,
+            Space::FrameParam => {
+                let off = self.b.ins().iadd(self.frame_base, addr);
+                return self.checked(Region::Local, index, code, addr, off, size);
+            }
+            Space::Generic => return self.generic(index, addr, size),
+        };
+        self.checked(region, index, code, addr, addr, size)
+    }
+
+    fn generic(&mut self, index: u32, addr: Value, size: u64) -> Value {
+        let code = abi::SPACE_GENERIC;
+        let done = self.b.create_block();
+        self.b.append_block_param(done, I64);
+        let (shared, not_shared, local, global) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let s_off = self
+            .b
+            .ins()
+            .iadd_imm_s(addr, SHARED_WINDOW.wrapping_neg() as i64);
+        let in_s = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, s_off, WINDOW_SIZE as i64);
+        self.b.ins().brif(in_s, shared, &[], not_shared, &[]);
+        self.b.switch_to_block(not_shared);
+        let l_off = self
+            .b
+            .ins()
+            .iadd_imm_s(addr, LOCAL_WINDOW.wrapping_neg() as i64);
+        let in_l = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, l_off, WINDOW_SIZE as i64);
+        self.b.ins().brif(in_l, local, &[], global, &[]);
+        for (block, region, off) in [
+            (shared, Region::Shared, s_off),
+            (local, Region::Local, l_off),
+            (global, Region::Global, addr),
+        ] {
+            self.b.switch_to_block(block);
+            let p = self.checked(region, index, code, addr, off, size);
+            self.b.ins().jump(done, &[p.into()]);
+        }
+        self.b.switch_to_block(done);
+        self.b.block_params(done)[0]
+    }
+
+    /// The checks of one region. `addr` is what a fault reports, `off` the
+    /// address within the region (the device address for global memory).
+    fn checked(
+        &mut self,
+        region: Region,
+        index: u32,
+        code: u32,
+        addr: Value,
+        off: Value,
+        size: u64,
+    ) -> Value {
+        let ok = self.b.create_block();
+        let flags = self.trusted;
+        match region {
+            Region::Global => {
+                // Fast path: aligned, inside the arena, and inside the live
+                // prefix of its granule. Anything else asks `check`.
+                let a_off = self
+                    .b
+                    .ins()
+                    .iadd_imm_s(off, GLOBAL_BASE.wrapping_neg() as i64);
+                let g = self
+                    .b
+                    .ins()
+                    .ushr_imm_s(a_off, GRANULE.trailing_zeros() as i64);
+                let in_arena = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedLessThan, g, self.granule_count);
+                let (table, slow, bad) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.set_cold_block(slow);
+                self.b.set_cold_block(bad);
+                self.b.ins().brif(in_arena, table, &[], slow, &[]);
+                self.b.switch_to_block(table);
+                let g2 = self.b.ins().ishl_imm_s(g, 1);
+                let entry = self.b.ins().iadd(self.granules, g2);
+                let valid = self.b.ins().uload16(I64, flags, entry, 0);
+                let within = self.b.ins().band_imm_s(a_off, (GRANULE - 1) as i64);
+                let end = self.b.ins().iadd_imm_s(within, size as i64);
+                let fits = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedLessThanOrEqual, end, valid);
+                let misaligned = self.b.ins().band_imm_s(a_off, (size.min(16) - 1) as i64);
+                let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, misaligned, 0);
+                let good = self.b.ins().band(fits, aligned);
+                self.b.ins().brif(good, ok, &[], slow, &[]);
+                self.b.switch_to_block(slow);
+                let status = self.call_global_check(off, size);
+                self.b.ins().brif(status, bad, &[], ok, &[]);
+                self.b.switch_to_block(bad);
+                let kind = self.b.ins().iadd_imm_s(status, -1);
+                self.fault(index, kind, code, addr, size);
+                self.b.switch_to_block(ok);
+                self.b.ins().iadd(self.arena, a_off)
+            }
+            Region::Shared | Region::Local => {
+                let align = size.clamp(1, 16);
+                let misaligned = self.b.ins().band_imm_s(off, (align - 1) as i64);
+                let aligned = self.b.create_block();
+                self.misaligned_exit(misaligned, aligned, index, code, addr, size);
+                self.b.switch_to_block(aligned);
+                let (base, len) = if let Region::Shared = region {
+                    (self.shared, self.shared_len)
+                } else {
+                    self.uses_local = true;
+                    let lane8 = self.b.ins().ishl_imm_s(self.lane, 3);
+                    let at = self.b.ins().iadd(self.env, lane8);
+                    (
+                        self.b.ins().load(I64, flags, at, offsets::LOCAL_PTRS),
+                        self.b.ins().load(I64, flags, at, offsets::LOCAL_LENS),
+                    )
+                };
+                self.bounds_exit(off, len, size, ok, index, code, addr);
+                let p = self.b.ins().iadd(base, off);
+                p
+            }
+            Region::Param => {
+                let (base, len) = (self.params, self.params_len);
+                self.bounds_exit(off, len, size, ok, index, code, addr);
+                let p = self.b.ins().iadd(base, off);
+                p
+            }
+        }
+    }
+
+    /// Branches to a misalignment fault when `misaligned != 0`, else to `next`.
+    fn misaligned_exit(
+        &mut self,
+        misaligned: Value,
+        next: Block,
+        index: u32,
+        code: u32,
+        addr: Value,
+        size: u64,
+    ) {
+        let bad = self.b.create_block();
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(misaligned, bad, &[], next, &[]);
+        self.b.switch_to_block(bad);
+        let kind = self.b.ins().iconst(I32, abi::FAULT_MISALIGNED as i64);
+        self.fault(index, kind, code, addr, size);
+        self.b.switch_to_block(next);
+    }
+
+    /// Continues in `next` when `off + size <= len` (no overflow), else faults.
+    #[allow(clippy::too_many_arguments)]
+    fn bounds_exit(
+        &mut self,
+        off: Value,
+        len: Value,
+        size: u64,
+        next: Block,
+        index: u32,
+        code: u32,
+        addr: Value,
+    ) {
+        // off <= len - size, with len >= size.
+        let room = self.b.ins().iadd_imm_s(len, -(size as i64));
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, room);
+        let big = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, len, size as i64);
+        let good = self.b.ins().band(fits, big);
+        let bad = self.b.create_block();
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(good, next, &[], bad, &[]);
+        self.b.switch_to_block(bad);
+        let kind = self.b.ins().iconst(I32, abi::FAULT_OUT_OF_BOUNDS as i64);
+        self.fault(index, kind, code, addr, size);
+        self.b.switch_to_block(next);
+    }
+}

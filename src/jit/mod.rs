@@ -1,0 +1,165 @@
+//! The Cranelift JIT: compiles a module's micro-ops into native pieces that
+//! the warp driver runs instead of interpreting them (see
+//! `docs/jit-design.md`).
+//!
+//! [`compile`] plans the pieces of every block ([`plan`]), emits each as a
+//! Cranelift function over the [`PieceEnv`](crate::interp::abi::PieceEnv)
+//! ABI ([`emit`], [`ops`], [`mem`]), and returns a [`CompiledModule`] that
+//! implements [`CompiledCode`]. Ops outside pieces (warp-wide ops, atomics,
+//! calls, barriers) are executed by the interpreter's driver, which also
+//! keeps the SIMT stack, so both engines reconverge at the same points.
+
+mod emit;
+mod helpers;
+mod mem;
+mod ops;
+pub mod plan;
+
+use std::time::{Duration, Instant};
+
+use cranelift_codegen::entity::{EntityRef, SecondaryMap};
+use cranelift_codegen::ir::{types, AbiParam};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module as _};
+
+use crate::interp::abi::{CompiledCode, Piece, PieceFn};
+use crate::ir::{self, Block, FuncId};
+
+/// Why compiling failed (a bug in the JIT, reported rather than crashing).
+#[derive(Debug, thiserror::Error)]
+#[error("JIT compilation of `{function}` failed: {message}")]
+pub struct JitError {
+    pub function: String,
+    pub message: String,
+}
+
+/// Compiled code of one loaded module.
+pub struct CompiledModule {
+    /// Keeps the machine code alive. Never used after finalization.
+    _code: CodeMemory,
+    /// Per function, per block, per op: the piece starting there.
+    pieces: SecondaryMap<FuncId, Vec<Vec<Option<Piece>>>>,
+    /// Time spent compiling.
+    pub compile_time: Duration,
+    /// Number of pieces and of ops they cover, of all ops.
+    pub stats: CompileStats,
+}
+
+/// What the compiler produced.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompileStats {
+    pub pieces: usize,
+    pub ops_in_pieces: usize,
+    pub ops: usize,
+}
+
+struct CodeMemory(#[allow(dead_code)] JITModule);
+// SAFETY: the JIT module is only kept to own the executable memory; after
+// `finalize_definitions` nothing reads or writes it until it is dropped, and
+// the finalized code is immutable and position-independent of threads.
+unsafe impl Send for CodeMemory {}
+unsafe impl Sync for CodeMemory {}
+
+impl CompiledCode for CompiledModule {
+    fn piece(&self, func: FuncId, block: Block, pc: usize) -> Option<&Piece> {
+        self.pieces[func].get(block.index())?.get(pc)?.as_ref()
+    }
+}
+
+/// Compiles every function of `module`; `global_addrs` are the device
+/// addresses of its globals (baked into the code).
+pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModule, JitError> {
+    let start = Instant::now();
+    let err = |function: &str, message: String| JitError {
+        function: function.to_string(),
+        message,
+    };
+    let mut flags = settings::builder();
+    flags
+        .set("opt_level", "speed")
+        .map_err(|e| err("", e.to_string()))?;
+    let isa_builder = cranelift_native::builder().map_err(|e| err("", e.to_string()))?;
+    let isa = isa_builder
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| err("", e.to_string()))?;
+    let mut jit = JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    ));
+    let mut ctx = jit.make_context();
+    let mut fctx = cranelift_frontend::FunctionBuilderContext::new();
+    let mut sig = jit.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I32));
+    sig.returns.push(AbiParam::new(types::I32));
+
+    let mut stats = CompileStats::default();
+    let mut declared = Vec::new();
+    let mut pieces: SecondaryMap<FuncId, Vec<Vec<Option<Piece>>>> = SecondaryMap::new();
+    for (fid, func) in module.functions.iter() {
+        if func.external {
+            continue;
+        }
+        pieces[fid] = func
+            .blocks
+            .values()
+            .map(|b| vec![None; b.ops.len()])
+            .collect();
+        stats.ops += func.blocks.values().map(|b| b.ops.len()).sum::<usize>();
+        let liveness = ir::liveness::Liveness::compute(func);
+        for p in plan::run(func) {
+            let live_after = liveness.live_at(func, p.block, p.end);
+            let name = format!("{}_{}_{}", fid.index(), p.block.index(), p.start);
+            let id = jit
+                .declare_function(&name, Linkage::Local, &sig)
+                .map_err(|e| err(&func.name, e.to_string()))?;
+            ctx.func.signature = sig.clone();
+            let uses_local = emit::emit_piece(
+                &mut fctx,
+                &mut ctx.func,
+                func,
+                p.block,
+                p.start,
+                p.end,
+                global_addrs,
+                &live_after,
+                jit.isa().frontend_config(),
+            );
+            let disasm = std::env::var_os("WARPJIT_JIT_DISASM").is_some();
+            ctx.set_disasm(disasm);
+            jit.define_function(id, &mut ctx)
+                .map_err(|e| err(&func.name, format!("{e:?}")))?;
+            if disasm {
+                if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                    eprintln!("piece {name} ({}):\n{text}", func.name);
+                }
+            }
+            jit.clear_context(&mut ctx);
+            let ops = &func.blocks[p.block].ops[p.start..p.end];
+            let cost = ops.iter().map(|o| o.cost as u32).sum();
+            stats.pieces += 1;
+            stats.ops_in_pieces += p.end - p.start;
+            declared.push((fid, p, id, cost, uses_local));
+        }
+    }
+    jit.finalize_definitions()
+        .map_err(|e| err("", e.to_string()))?;
+    for (fid, p, id, cost, uses_local) in declared {
+        let code = jit.get_finalized_function(id);
+        // SAFETY: the function was defined with the `PieceFn` signature.
+        let entry: PieceFn = unsafe { std::mem::transmute::<*const u8, PieceFn>(code) };
+        pieces[fid][p.block.index()][p.start] = Some(Piece {
+            entry,
+            end: p.end as u32,
+            cost,
+            uses_local,
+        });
+    }
+    Ok(CompiledModule {
+        _code: CodeMemory(jit),
+        pieces,
+        compile_time: start.elapsed(),
+        stats,
+    })
+}

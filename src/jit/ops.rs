@@ -1,0 +1,332 @@
+//! Inline code for the common pure ops and special registers. Each fast
+//! path computes exactly what [`crate::interp::pure::eval`] computes (values
+//! as u64 bit patterns, narrow signed results sign-extended); anything not
+//! listed returns `None` and the piece calls `pure::eval` instead.
+
+use cranelift_codegen::ir::{
+    condcodes::{FloatCC, IntCC},
+    types, InstBuilder, Value,
+};
+
+use super::emit::{PieceBuilder, I32, I64};
+use crate::interp::abi::offsets;
+use crate::ir::{
+    CmpOp, FloatOp, IntBinOp, IntTernOp, IntUnOp, Op, OpKind, Rounding, SpecialReg, Ty,
+};
+
+impl PieceBuilder<'_, '_> {
+    /// `v` as a value of type `ty` held in a register: masked to the width,
+    /// sign-extended for narrow signed types.
+    pub fn normalize(&mut self, v: Value, ty: Ty) -> Value {
+        let w = ty.bits();
+        if w >= 64 {
+            return v;
+        }
+        if ty.is_signed() {
+            let sh = (64 - w) as i64;
+            let l = self.b.ins().ishl_imm_s(v, sh);
+            self.b.ins().sshr_imm_s(l, sh)
+        } else {
+            self.b.ins().band_imm_s(v, ty.mask() as i64)
+        }
+    }
+
+    /// `v` read as an integer of `ty` (sign- or zero-extended to 64 bits).
+    fn int_value(&mut self, v: Value, ty: Ty) -> Value {
+        self.normalize(v, ty)
+    }
+
+    fn f32_of(&mut self, v: Value) -> Value {
+        let lo = self.b.ins().ireduce(I32, v);
+        self.b.ins().bitcast(types::F32, self.plain, lo)
+    }
+
+    fn f64_of(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(types::F64, self.plain, v)
+    }
+
+    /// f32 result bits with NaNs made canonical (0x7fffffff), as PTX does.
+    fn f32_result(&mut self, r: Value) -> Value {
+        let bits = self.b.ins().bitcast(I32, self.plain, r);
+        let bits = self.b.ins().uextend(I64, bits);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let canon = self.b.ins().iconst(I64, 0x7fff_ffff);
+        self.b.ins().select(nan, canon, bits)
+    }
+
+    pub fn inline_pure(&mut self, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
+        Some(match &op.kind {
+            OpKind::Mov => vec![s[0]],
+            OpKind::IntBin { op: o, ty } if !ty.is_float() && ty.bits() >= 8 => {
+                let (a, b) = (s[0], s[1]);
+                let r = match o {
+                    IntBinOp::Add => self.b.ins().iadd(a, b),
+                    IntBinOp::Sub => self.b.ins().isub(a, b),
+                    IntBinOp::MulLo => self.b.ins().imul(a, b),
+                    IntBinOp::And => self.b.ins().band(a, b),
+                    IntBinOp::Or => self.b.ins().bor(a, b),
+                    IntBinOp::Xor => self.b.ins().bxor(a, b),
+                    IntBinOp::MulWide if ty.bits() <= 32 => {
+                        let x = self.int_value(a, *ty);
+                        let y = self.int_value(b, *ty);
+                        let r = self.b.ins().imul(x, y);
+                        return Some(vec![self.normalize(r, ty.widened())]);
+                    }
+                    IntBinOp::Min | IntBinOp::Max => {
+                        let x = self.int_value(a, *ty);
+                        let y = self.int_value(b, *ty);
+                        let cc = match (o, ty.is_signed()) {
+                            (IntBinOp::Min, true) => IntCC::SignedLessThanOrEqual,
+                            (IntBinOp::Min, false) => IntCC::UnsignedLessThanOrEqual,
+                            (_, true) => IntCC::SignedGreaterThanOrEqual,
+                            (_, false) => IntCC::UnsignedGreaterThanOrEqual,
+                        };
+                        let c = self.b.ins().icmp(cc, x, y);
+                        self.b.ins().select(c, x, y)
+                    }
+                    IntBinOp::Shl | IntBinOp::Shr => {
+                        let w = ty.bits() as i64;
+                        let n = self.b.ins().band_imm_s(b, 0xffff_ffff);
+                        let x = self.int_value(a, *ty);
+                        let (r, big) = if *o == IntBinOp::Shl {
+                            let zero = self.b.ins().iconst(I64, 0);
+                            (self.b.ins().ishl(x, n), zero)
+                        } else if ty.is_signed() {
+                            let sign = self.b.ins().sshr_imm_s(x, 63);
+                            (self.b.ins().sshr(x, n), sign)
+                        } else {
+                            let zero = self.b.ins().iconst(I64, 0);
+                            (self.b.ins().ushr(x, n), zero)
+                        };
+                        let over = self
+                            .b
+                            .ins()
+                            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, n, w);
+                        self.b.ins().select(over, big, r)
+                    }
+                    _ => return None,
+                };
+                vec![self.normalize(r, *ty)]
+            }
+            OpKind::IntUn { op: o, ty } if !ty.is_float() && ty.bits() >= 8 => {
+                let r = match o {
+                    IntUnOp::Not => self.b.ins().bnot(s[0]),
+                    IntUnOp::Neg => self.b.ins().ineg(s[0]),
+                    _ => return None,
+                };
+                vec![self.normalize(r, *ty)]
+            }
+            OpKind::IntTern { op: o, ty } if !ty.is_float() && ty.bits() >= 8 => match o {
+                IntTernOp::MadLo => {
+                    let m = self.b.ins().imul(s[0], s[1]);
+                    let r = self.b.ins().iadd(m, s[2]);
+                    vec![self.normalize(r, *ty)]
+                }
+                IntTernOp::MadWide if ty.bits() <= 32 => {
+                    let x = self.int_value(s[0], *ty);
+                    let y = self.int_value(s[1], *ty);
+                    let m = self.b.ins().imul(x, y);
+                    let r = self.b.ins().iadd(m, s[2]);
+                    vec![self.normalize(r, ty.widened())]
+                }
+                _ => return None,
+            },
+            OpKind::Setp {
+                cmp,
+                ty,
+                ftz: false,
+                combine: None,
+            } => {
+                let c = self.compare(*cmp, *ty, s[0], s[1])?;
+                let p = self.b.ins().uextend(I64, c);
+                let q = self.b.ins().bxor_imm_s(p, 1);
+                vec![p, q]
+            }
+            OpKind::Selp => {
+                let bit = self.b.ins().band_imm_s(s[2], 1);
+                vec![self.b.ins().select(bit, s[0], s[1])]
+            }
+            OpKind::Float { op: o, ty, mods }
+                if !mods.ftz
+                    && !mods.sat
+                    && !mods.relu
+                    && matches!(mods.rounding, None | Some(Rounding::Rn))
+                    && matches!(ty, Ty::F32 | Ty::F64) =>
+            {
+                return self.float(*o, *ty, op, s);
+            }
+            OpKind::Cvt { dst, src, mods }
+                if !dst.is_float()
+                    && !src.is_float()
+                    && !mods.sat
+                    && dst.bits() >= 8
+                    && src.bits() >= 8 =>
+            {
+                let v = self.int_value(s[0], *src);
+                vec![self.normalize(v, *dst)]
+            }
+            _ => return None,
+        })
+    }
+
+    /// An integer or (non-ftz) f32/f64 comparison, as an i8 truth value.
+    fn compare(&mut self, cmp: CmpOp, ty: Ty, a: Value, b: Value) -> Option<Value> {
+        use CmpOp::*;
+        if !ty.is_float() {
+            if ty.bits() < 8 {
+                return None;
+            }
+            let (x, y) = match cmp {
+                Lo | Ls | Hi | Hs => {
+                    let u = ty.unsigned();
+                    (self.int_value(a, u), self.int_value(b, u))
+                }
+                _ => (self.int_value(a, ty), self.int_value(b, ty)),
+            };
+            let signed = ty.is_signed();
+            let cc = match cmp {
+                Eq | Equ => IntCC::Equal,
+                Ne | Neu => IntCC::NotEqual,
+                Lt | Ltu if signed => IntCC::SignedLessThan,
+                Le | Leu if signed => IntCC::SignedLessThanOrEqual,
+                Gt | Gtu if signed => IntCC::SignedGreaterThan,
+                Ge | Geu if signed => IntCC::SignedGreaterThanOrEqual,
+                Lt | Ltu | Lo => IntCC::UnsignedLessThan,
+                Le | Leu | Ls => IntCC::UnsignedLessThanOrEqual,
+                Gt | Gtu | Hi => IntCC::UnsignedGreaterThan,
+                Ge | Geu | Hs => IntCC::UnsignedGreaterThanOrEqual,
+                Num | Nan => return None,
+            };
+            return Some(self.b.ins().icmp(cc, x, y));
+        }
+        let (x, y) = match ty {
+            Ty::F32 => (self.f32_of(a), self.f32_of(b)),
+            Ty::F64 => (self.f64_of(a), self.f64_of(b)),
+            _ => return None,
+        };
+        let cc = match cmp {
+            Eq => FloatCC::Equal,
+            Ne => FloatCC::OrderedNotEqual,
+            Lt => FloatCC::LessThan,
+            Le => FloatCC::LessThanOrEqual,
+            Gt => FloatCC::GreaterThan,
+            Ge => FloatCC::GreaterThanOrEqual,
+            Equ => FloatCC::UnorderedOrEqual,
+            Neu => FloatCC::NotEqual,
+            Ltu => FloatCC::UnorderedOrLessThan,
+            Leu => FloatCC::UnorderedOrLessThanOrEqual,
+            Gtu => FloatCC::UnorderedOrGreaterThan,
+            Geu => FloatCC::UnorderedOrGreaterThanOrEqual,
+            Num => FloatCC::Ordered,
+            Nan => FloatCC::Unordered,
+            Lo | Ls | Hi | Hs => return None,
+        };
+        Some(self.b.ins().fcmp(cc, x, y))
+    }
+
+    /// Round-to-nearest f32/f64 add, sub, mul and fma. f32 NaNs become the
+    /// canonical NaN; an f64 NaN result takes `pure::eval`'s path (which
+    /// picks which input NaN propagates).
+    fn float(&mut self, o: FloatOp, ty: Ty, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
+        if !matches!(
+            o,
+            FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma | FloatOp::MulAdd
+        ) {
+            return None;
+        }
+        let conv = |p: &mut Self, v: Value| {
+            if ty == Ty::F32 {
+                p.f32_of(v)
+            } else {
+                p.f64_of(v)
+            }
+        };
+        let a = conv(self, s[0]);
+        let b = conv(self, s[1]);
+        let r = match o {
+            FloatOp::Add => self.b.ins().fadd(a, b),
+            FloatOp::Sub => self.b.ins().fsub(a, b),
+            FloatOp::Mul => self.b.ins().fmul(a, b),
+            _ => {
+                let c = conv(self, s[2]);
+                self.b.ins().fma(a, b, c)
+            }
+        };
+        if ty == Ty::F32 {
+            return Some(vec![self.f32_result(r)]);
+        }
+        let bits = self.b.ins().bitcast(I64, self.plain, r);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(done, I64);
+        self.b.set_cold_block(slow);
+        self.b.ins().brif(nan, slow, &[], done, &[bits.into()]);
+        self.b.switch_to_block(slow);
+        let v = self.call_pure(op, s)[0];
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(done);
+        Some(vec![self.b.block_params(done)[0]])
+    }
+
+    /// A special register's value for the current lane.
+    pub fn special(&mut self, s: SpecialReg) -> Value {
+        let u32_at = |p: &mut Self, off: i32| {
+            let v = p.load_env(I32, off);
+            p.b.ins().uextend(I64, v)
+        };
+        match s {
+            SpecialReg::Tid(d) => {
+                let lane4 = self.b.ins().ishl_imm_s(self.lane, 2);
+                let base = self.b.ins().iadd(self.env, lane4);
+                let v = self
+                    .b
+                    .ins()
+                    .load(I32, self.trusted, base, offsets::TID + d as i32 * 128);
+                self.b.ins().uextend(I64, v)
+            }
+            SpecialReg::Ntid(d) => u32_at(self, offsets::NTID + 4 * d as i32),
+            SpecialReg::Ctaid(d) => u32_at(self, offsets::CTAID + 4 * d as i32),
+            SpecialReg::Nctaid(d) => u32_at(self, offsets::NCTAID + 4 * d as i32),
+            SpecialReg::Laneid => self.lane,
+            SpecialReg::Warpid => u32_at(self, offsets::WARP_INDEX),
+            SpecialReg::Nwarpid => self.b.ins().iconst(I64, 64),
+            SpecialReg::Smid | SpecialReg::Gridid => self.b.ins().iconst(I64, 0),
+            SpecialReg::Nsmid => self.b.ins().iconst(I64, 1),
+            SpecialReg::LanemaskEq
+            | SpecialReg::LanemaskLt
+            | SpecialReg::LanemaskLe
+            | SpecialReg::LanemaskGt
+            | SpecialReg::LanemaskGe => {
+                let one = self.b.ins().iconst(I64, 1);
+                let eq = self.b.ins().ishl(one, self.lane);
+                let below = self.b.ins().iadd_imm_s(eq, -1);
+                let le = self.b.ins().bor(below, eq);
+                let v = match s {
+                    SpecialReg::LanemaskEq => eq,
+                    SpecialReg::LanemaskLt => below,
+                    SpecialReg::LanemaskLe => le,
+                    SpecialReg::LanemaskGt => self.b.ins().bnot(le),
+                    _ => self.b.ins().bnot(below),
+                };
+                self.b.ins().band_imm_s(v, 0xffff_ffff)
+            }
+            SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64 => {
+                let c = self
+                    .b
+                    .ins()
+                    .iadd_imm_s(self.clock, self.clock_offset as i64);
+                match s {
+                    SpecialReg::Clock => self.b.ins().band_imm_s(c, 0xffff_ffff),
+                    SpecialReg::ClockHi => self.b.ins().ushr_imm_s(c, 32),
+                    _ => c,
+                }
+            }
+            SpecialReg::DynamicSmemSize => u32_at(self, offsets::DYNAMIC_SHARED),
+            SpecialReg::TotalSmemSize => u32_at(self, offsets::TOTAL_SHARED),
+            SpecialReg::Globaltimer | SpecialReg::GlobaltimerLo | SpecialReg::GlobaltimerHi => {
+                unreachable!("the plan keeps timer reads out of pieces")
+            }
+        }
+    }
+}
