@@ -24,7 +24,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse, lower and verify PTX files and list their kernels; exit 1 if any file has errors.
+    /// Parse, lower, verify and JIT-compile PTX files and list their kernels; exit 1 if any file has errors.
     Check {
         /// PTX files to check.
         #[arg(required = true)]
@@ -315,6 +315,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         continue;
                     }
                 };
+                // Compiling proves the JIT takes the module too.
+                let addrs = vec![0; lowered.globals.len()];
+                if let Err(e) = warpjit::jit::compile(&lowered, &addrs) {
+                    failed += 1;
+                    eprintln!("{}: {e}", source.name());
+                    continue;
+                }
                 match emit {
                     Some(Emit::Ptx) => print!("{}", front::print::module_to_string(&module)),
                     Some(Emit::Ir) => print!("{}", warpjit::ir::text::module_to_string(&lowered)),

@@ -301,7 +301,12 @@ impl PieceBuilder<'_, '_> {
                 let srcs: Vec<Value> = op.srcs.iter().map(|s| self.src(s)).collect();
                 let results = match self.inline_pure(op, &srcs) {
                     Some(r) => r,
-                    None => self.call_pure(op, &srcs),
+                    None => {
+                        if std::env::var_os("WARPJIT_JIT_FALLBACKS").is_some() {
+                            eprintln!("jit fallback: {:?}", op.kind);
+                        }
+                        self.call_pure(op, &srcs)
+                    }
                 };
                 for (d, v) in op.dsts.iter().zip(results) {
                     self.write(*d, v);

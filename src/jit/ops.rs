@@ -11,8 +11,9 @@ use cranelift_codegen::ir::{
 use super::emit::{PieceBuilder, I32, I64};
 use crate::interp::abi::offsets;
 use crate::ir::{
-    CmpOp, FloatOp, IntBinOp, IntTernOp, IntUnOp, Op, OpKind, Rounding, SpecialReg, Ty,
+    CmpOp, FloatOp, IntBinOp, IntTernOp, IntUnOp, Op, OpKind, Rounding, Space, SpecialReg, Ty,
 };
+use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 
 impl PieceBuilder<'_, '_> {
     /// `v` as a value of type `ty` held in a register: masked to the width,
@@ -57,6 +58,72 @@ impl PieceBuilder<'_, '_> {
     pub fn inline_pure(&mut self, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
         Some(match &op.kind {
             OpKind::Mov => vec![s[0]],
+            OpKind::IntBin {
+                op: IntBinOp::And | IntBinOp::Or | IntBinOp::Xor,
+                ty: Ty::Pred,
+            }
+            | OpKind::IntUn {
+                op: IntUnOp::Not,
+                ty: Ty::Pred,
+            } => {
+                let r = match op.kind {
+                    OpKind::IntBin {
+                        op: IntBinOp::And, ..
+                    } => self.b.ins().band(s[0], s[1]),
+                    OpKind::IntBin {
+                        op: IntBinOp::Or, ..
+                    } => self.b.ins().bor(s[0], s[1]),
+                    OpKind::IntBin { .. } => self.b.ins().bxor(s[0], s[1]),
+                    _ => self.b.ins().bxor_imm_s(s[0], 1),
+                };
+                vec![self.b.ins().band_imm_s(r, 1)]
+            }
+            OpKind::Cvta { space, to_generic } => {
+                let window = match space {
+                    Space::Shared => SHARED_WINDOW,
+                    Space::Local => LOCAL_WINDOW,
+                    _ => 0,
+                };
+                let delta = if *to_generic {
+                    window
+                } else {
+                    window.wrapping_neg()
+                };
+                vec![self.b.ins().iadd_imm_s(s[0], delta as i64)]
+            }
+            OpKind::Pack { bits } => {
+                let mut acc = self.b.ins().iconst(I64, 0);
+                for (k, v) in s.iter().enumerate() {
+                    let m = if *bits == 64 {
+                        *v
+                    } else {
+                        self.b.ins().band_imm_s(*v, ((1u64 << bits) - 1) as i64)
+                    };
+                    let sh = self.b.ins().ishl_imm_s(m, (k as u32 * bits) as i64);
+                    acc = self.b.ins().bor(acc, sh);
+                }
+                vec![acc]
+            }
+            OpKind::Unpack { bits } => (0..op.dsts.len())
+                .map(|k| {
+                    let sh = self.b.ins().ushr_imm_s(s[0], (k as u32 * bits) as i64);
+                    if *bits == 64 {
+                        sh
+                    } else {
+                        self.b.ins().band_imm_s(sh, ((1u64 << bits) - 1) as i64)
+                    }
+                })
+                .collect(),
+            OpKind::IntBin {
+                op: IntBinOp::MulHi,
+                ty,
+            } if !ty.is_float() && ty.bits() == 32 => {
+                let x = self.int_value(s[0], *ty);
+                let y = self.int_value(s[1], *ty);
+                let p = self.b.ins().imul(x, y);
+                let hi = self.b.ins().sshr_imm_s(p, 32);
+                vec![self.normalize(hi, *ty)]
+            }
             OpKind::IntBin { op: o, ty } if !ty.is_float() && ty.bits() >= 8 => {
                 let (a, b) = (s[0], s[1]);
                 let r = match o {
@@ -147,13 +214,12 @@ impl PieceBuilder<'_, '_> {
                 vec![self.b.ins().select(bit, s[0], s[1])]
             }
             OpKind::Float { op: o, ty, mods }
-                if !mods.ftz
-                    && !mods.sat
+                if !mods.sat
                     && !mods.relu
                     && matches!(mods.rounding, None | Some(Rounding::Rn))
-                    && matches!(ty, Ty::F32 | Ty::F64) =>
+                    && (*ty == Ty::F32 || (*ty == Ty::F64 && !mods.ftz)) =>
             {
-                return self.float(*o, *ty, op, s);
+                return self.float(*o, *ty, mods.ftz, op, s);
             }
             OpKind::Cvt { dst, src, mods }
                 if !dst.is_float()
@@ -227,7 +293,25 @@ impl PieceBuilder<'_, '_> {
     /// Round-to-nearest f32/f64 add, sub, mul and fma. f32 NaNs become the
     /// canonical NaN; an f64 NaN result takes `pure::eval`'s path (which
     /// picks which input NaN propagates).
-    fn float(&mut self, o: FloatOp, ty: Ty, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
+    fn float(&mut self, o: FloatOp, ty: Ty, ftz: bool, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
+        if ty == Ty::F32 && !ftz {
+            match o {
+                FloatOp::Min | FloatOp::Max => return Some(vec![self.f32_min_max(o, s)]),
+                FloatOp::Abs | FloatOp::Neg => {
+                    let a = self.b.ins().band_imm_s(s[0], 0xffff_ffff);
+                    let r = if o == FloatOp::Abs {
+                        self.b.ins().band_imm_s(a, 0x7fff_ffff)
+                    } else {
+                        self.b.ins().bxor_imm_s(a, 0x8000_0000)
+                    };
+                    let x = self.f32_of(a);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                    let canon = self.b.ins().iconst(I64, 0x7fff_ffff);
+                    return Some(vec![self.b.ins().select(nan, canon, r)]);
+                }
+                _ => {}
+            }
+        }
         if !matches!(
             o,
             FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma | FloatOp::MulAdd
@@ -236,6 +320,7 @@ impl PieceBuilder<'_, '_> {
         }
         let conv = |p: &mut Self, v: Value| {
             if ty == Ty::F32 {
+                let v = if ftz { p.flush_f32(v) } else { v };
                 p.f32_of(v)
             } else {
                 p.f64_of(v)
@@ -253,7 +338,8 @@ impl PieceBuilder<'_, '_> {
             }
         };
         if ty == Ty::F32 {
-            return Some(vec![self.f32_result(r)]);
+            let bits = self.f32_result(r);
+            return Some(vec![if ftz { self.flush_f32(bits) } else { bits }]);
         }
         let bits = self.b.ins().bitcast(I64, self.plain, r);
         let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
@@ -267,6 +353,48 @@ impl PieceBuilder<'_, '_> {
         self.b.ins().jump(done, &[v.into()]);
         self.b.switch_to_block(done);
         Some(vec![self.b.block_params(done)[0]])
+    }
+
+    /// An f32 (low 32 bits of `v`) with subnormals flushed to a zero of the same sign.
+    fn flush_f32(&mut self, v: Value) -> Value {
+        let a = self.b.ins().band_imm_s(v, 0xffff_ffff);
+        let exp = self.b.ins().band_imm_s(a, 0x7f80_0000);
+        let sub = self.b.ins().icmp_imm_s(IntCC::Equal, exp, 0);
+        let sign = self.b.ins().band_imm_s(a, 0x8000_0000);
+        self.b.ins().select(sub, sign, a)
+    }
+
+    /// `min.f32` / `max.f32`: a NaN operand yields the other, two NaNs the
+    /// canonical NaN, and -0 orders below +0.
+    fn f32_min_max(&mut self, o: FloatOp, s: &[Value]) -> Value {
+        let a = self.b.ins().band_imm_s(s[0], 0xffff_ffff);
+        let b = self.b.ins().band_imm_s(s[1], 0xffff_ffff);
+        let (x, y) = (self.f32_of(a), self.f32_of(b));
+        let na = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+        let nb = self.b.ins().fcmp(FloatCC::Unordered, y, y);
+        let lt = self.b.ins().fcmp(FloatCC::LessThan, x, y);
+        let eq = self.b.ins().fcmp(FloatCC::Equal, x, y);
+        let a_neg = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, a, 0x8000_0000);
+        let b_pos = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, b, 0x8000_0000);
+        let signs = self.b.ins().band(a_neg, b_pos);
+        let tie = self.b.ins().band(eq, signs);
+        let a_less = self.b.ins().bor(lt, tie);
+        let r = if o == FloatOp::Min {
+            self.b.ins().select(a_less, a, b)
+        } else {
+            self.b.ins().select(a_less, b, a)
+        };
+        let r = self.b.ins().select(nb, a, r);
+        let r = self.b.ins().select(na, b, r);
+        let both = self.b.ins().band(na, nb);
+        let canon = self.b.ins().iconst(I64, 0x7fff_ffff);
+        self.b.ins().select(both, canon, r)
     }
 
     /// A special register's value for the current lane.
