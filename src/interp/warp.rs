@@ -117,12 +117,22 @@ impl Warp {
     fn piece_env(ctx: &LaunchCtx, ctaid: [u32; 3], index: u32) -> Box<PieceEnv> {
         let [bx, by, _] = ctx.block;
         let mut tid = [[0u32; 32]; 3];
-        for lane in 0..32u32 {
-            let t = index * 32 + lane;
-            let l = lane as usize;
-            tid[0][l] = t % bx;
-            tid[1][l] = (t / bx) % by;
-            tid[2][l] = t / (bx * by);
+        // Lane 0's coordinates, then step through the block without dividing.
+        let t = index * 32;
+        let (mut x, mut y, mut z) = (t % bx, (t / bx) % by, t / (bx * by));
+        for lane in 0..32 {
+            tid[0][lane] = x;
+            tid[1][lane] = y;
+            tid[2][lane] = z;
+            x += 1;
+            if x == bx {
+                x = 0;
+                y += 1;
+                if y == by {
+                    y = 0;
+                    z += 1;
+                }
+            }
         }
         let shared = ctx.module.shared_dynamic_offset as u64 + ctx.dynamic_shared as u64;
         Box::new(PieceEnv {
