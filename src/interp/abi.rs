@@ -35,10 +35,29 @@ pub struct Piece {
     pub uses_local: bool,
 }
 
+/// A compiled region: a loop whose lanes `entry(env, mask)` runs one after
+/// another from its header until they leave it for `exit`. It returns 0
+/// (every lane reached `exit`; registers updated), 1 (a lane faulted) or 2
+/// (a lane exceeded `step_cap`); on 1 or 2 nothing was written and the
+/// driver interprets the region instead.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub entry: PieceFn,
+    pub exit: Block,
+    /// The region's blocks (sorted), to refuse entry when the warp's
+    /// reconvergence point lies inside.
+    pub blocks: Vec<Block>,
+    /// Live-out registers it writes (the scratch it needs is 32 words each).
+    pub live_outs: usize,
+    pub uses_local: bool,
+}
+
 /// Compiled code for a module's functions.
 pub trait CompiledCode: Sync {
     /// The piece starting at op `pc` of `block` of `func`, if one was compiled.
     fn piece(&self, func: FuncId, block: Block, pc: usize) -> Option<&Piece>;
+    /// The region whose header is `block`, if one was compiled.
+    fn region(&self, func: FuncId, block: Block) -> Option<&Region>;
 }
 
 /// Fault codes in [`PieceEnv::fault_kind`].
@@ -91,6 +110,17 @@ pub struct PieceEnv {
     pub fault_space: u32,
     pub fault_addr: u64,
     pub fault_size: u64,
+    /// Regions: where lanes leave their live-out registers until every lane
+    /// has finished (`scratch[k * 32 + lane]` for the k-th live-out), ...
+    pub scratch: *mut u64,
+    /// ... the most steps (ops and terminators) a lane may take before the
+    /// region gives up (so that runaway loops meet the watchdog), ...
+    pub step_cap: u64,
+    /// ... and what the region reports: thread-instructions executed, the
+    /// most steps of one lane and the largest issue cost of one lane.
+    pub region_ops: u64,
+    pub region_steps: u64,
+    pub region_cost: u64,
 }
 
 /// Byte offsets of [`PieceEnv`]'s fields, for the code generator.
@@ -116,6 +146,11 @@ pub mod offsets {
     pub const DYNAMIC_SHARED: i32 = offset_of!(PieceEnv, dynamic_shared) as i32;
     pub const TOTAL_SHARED: i32 = offset_of!(PieceEnv, total_shared) as i32;
     pub const FAULT_OP: i32 = offset_of!(PieceEnv, fault_op) as i32;
+    pub const SCRATCH: i32 = offset_of!(PieceEnv, scratch) as i32;
+    pub const STEP_CAP: i32 = offset_of!(PieceEnv, step_cap) as i32;
+    pub const REGION_OPS: i32 = offset_of!(PieceEnv, region_ops) as i32;
+    pub const REGION_STEPS: i32 = offset_of!(PieceEnv, region_steps) as i32;
+    pub const REGION_COST: i32 = offset_of!(PieceEnv, region_cost) as i32;
 }
 
 #[cfg(test)]

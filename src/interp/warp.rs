@@ -65,6 +65,8 @@ pub struct Warp {
     pub clock: u64,
     /// The environment of compiled pieces (JIT engine only).
     env: Option<Box<PieceEnv>>,
+    /// Where compiled regions park live-out registers.
+    scratch: Vec<u64>,
 }
 
 /// How an op changes control flow.
@@ -110,20 +112,19 @@ impl Warp {
             state: State::Ready,
             clock: 0,
             env: ctx.code.map(|_| Self::piece_env(ctx, ctaid, index)),
+            scratch: Vec::new(),
         }
     }
 
     /// The parts of a piece environment fixed for the warp's lifetime.
     fn piece_env(ctx: &LaunchCtx, ctaid: [u32; 3], index: u32) -> Box<PieceEnv> {
         let [bx, by, _] = ctx.block;
-        let mut tid = [[0u32; 32]; 3];
+        let mut lanes = [[0u32; 3]; 32];
         // Lane 0's coordinates, then step through the block without dividing.
         let t = index * 32;
         let (mut x, mut y, mut z) = (t % bx, (t / bx) % by, t / (bx * by));
-        for lane in 0..32 {
-            tid[0][lane] = x;
-            tid[1][lane] = y;
-            tid[2][lane] = z;
+        for coords in lanes.iter_mut() {
+            *coords = [x, y, z];
             x += 1;
             if x == bx {
                 x = 0;
@@ -134,6 +135,7 @@ impl Warp {
                 }
             }
         }
+        let tid: [[u32; 32]; 3] = std::array::from_fn(|d| std::array::from_fn(|l| lanes[l][d]));
         let shared = ctx.module.shared_dynamic_offset as u64 + ctx.dynamic_shared as u64;
         Box::new(PieceEnv {
             regs: std::ptr::null_mut(),
@@ -162,6 +164,11 @@ impl Warp {
             fault_space: 0,
             fault_addr: 0,
             fault_size: 0,
+            scratch: std::ptr::null_mut(),
+            step_cap: 0,
+            region_ops: 0,
+            region_steps: 0,
+            region_cost: 0,
         })
     }
 
@@ -321,6 +328,52 @@ impl Warp {
             }
             let func = &module.functions[frame.func];
             let block = &func.blocks[top.block];
+            if top.pc == 0 {
+                if let (Some(code), Some(env)) = (ctx.code, self.env.as_deref_mut()) {
+                    if let Some(region) = code.region(frame.func, top.block) {
+                        let reconv_inside = top
+                            .reconv
+                            .is_some_and(|r| region.blocks.binary_search(&r).is_ok());
+                        if !reconv_inside {
+                            let need = region.live_outs * 32;
+                            if self.scratch.len() < need {
+                                self.scratch.resize(need, 0);
+                            }
+                            env.regs = frame.regs.as_mut_ptr() as *mut u64;
+                            env.frame_base = frame.base as u64;
+                            env.shared = cta.shared.as_mut_ptr();
+                            env.shared_len = cta.shared.len() as u64;
+                            env.scratch = self.scratch.as_mut_ptr();
+                            // A lane may run until the launch's budget is spent.
+                            env.step_cap = ctx.budget.load(Ordering::Relaxed).saturating_sub(steps);
+                            if region.uses_local {
+                                for (l, mem) in self.local.iter_mut().enumerate() {
+                                    env.local_ptrs[l] = mem.as_mut_ptr();
+                                    env.local_lens[l] = mem.len() as u64;
+                                }
+                            }
+                            // SAFETY: as for pieces below; the scratch holds
+                            // 32 words per live-out.
+                            let status = unsafe { (region.entry)(env, top.mask) };
+                            if status == 0 {
+                                cta.output.thread_instructions += env.region_ops;
+                                steps += env.region_steps;
+                                self.clock += env.region_cost;
+                                let e = frame.stack.last_mut().unwrap();
+                                e.block = region.exit;
+                                e.pc = 0;
+                                if steps >= 0x1000 {
+                                    self.check_limits(cta, None, steps)?;
+                                    steps = 0;
+                                }
+                                continue;
+                            }
+                            // A fault or a runaway lane: interpret the region
+                            // (nothing was written) to report it exactly.
+                        }
+                    }
+                }
+            }
             if top.pc < block.ops.len() {
                 if let (Some(code), Some(env)) = (ctx.code, self.env.as_deref_mut()) {
                     if let Some(piece) = code.piece(frame.func, top.block, top.pc) {

@@ -39,9 +39,13 @@ pub(super) struct PieceBuilder<'a, 'b> {
     vars: HashMap<Reg, Variable>,
     /// Where a faulting lane goes (skip to the next lane).
     pub next_lane: Block,
+    /// In a region: a faulting lane aborts the whole call instead (the
+    /// driver then interprets the region to report the exact fault).
+    pub abort: Option<Block>,
     /// The clock before the piece plus the costs of the ops so far.
     pub clock_offset: u64,
     /// Environment fields loaded once per call.
+    pub regs: Value,
     pub arena: Value,
     pub granules: Value,
     pub granule_count: Value,
@@ -60,7 +64,86 @@ pub(super) struct PieceBuilder<'a, 'b> {
     fault_sig: Option<cranelift_codegen::ir::SigRef>,
 }
 
-/// Emits the piece `ops[start..end]` of `block` into `ctx.func`.
+impl<'a, 'b> PieceBuilder<'a, 'b> {
+    /// Starts a function over the `PieceFn` signature: creates its entry
+    /// block, loads the environment fields every access needs, and leaves
+    /// the builder in the entry block.
+    pub fn new(
+        fctx: &'b mut cranelift_frontend::FunctionBuilderContext,
+        cfunc: &'b mut cranelift_codegen::ir::Function,
+        func: &'a Function,
+        global_addrs: &'a [u64],
+    ) -> Self {
+        let b = FunctionBuilder::new(cfunc, fctx);
+        let mut p = PieceBuilder {
+            b,
+            func,
+            global_addrs,
+            env: Value::new(0),
+            lane: Value::new(0),
+            mask: Value::new(0),
+            vars: HashMap::new(),
+            next_lane: Block::new(0),
+            abort: None,
+            clock_offset: 0,
+            regs: Value::new(0),
+            arena: Value::new(0),
+            granules: Value::new(0),
+            granule_count: Value::new(0),
+            shared: Value::new(0),
+            shared_len: Value::new(0),
+            params: Value::new(0),
+            params_len: Value::new(0),
+            frame_base: Value::new(0),
+            clock: Value::new(0),
+            uses_local: false,
+            trusted: MemFlagsData::trusted(),
+            plain: MemFlagsData::new(),
+            ptr_sig: None,
+            miss_sig: None,
+            fault_sig: None,
+        };
+        let entry = p.b.create_block();
+        p.b.append_block_params_for_function_params(entry);
+        p.b.switch_to_block(entry);
+        p.env = p.b.block_params(entry)[0];
+        p.mask = p.b.block_params(entry)[1];
+        p.regs = p.load_env(I64, offsets::REGS);
+        p.arena = p.load_env(I64, offsets::ARENA);
+        p.granules = p.load_env(I64, offsets::GRANULES);
+        p.granule_count = p.load_env(I64, offsets::GRANULE_COUNT);
+        p.shared = p.load_env(I64, offsets::SHARED);
+        p.shared_len = p.load_env(I64, offsets::SHARED_LEN);
+        p.params = p.load_env(I64, offsets::PARAMS);
+        p.params_len = p.load_env(I64, offsets::PARAMS_LEN);
+        p.frame_base = p.load_env(I64, offsets::FRAME_BASE);
+        p.clock = p.load_env(I64, offsets::CLOCK);
+        p
+    }
+
+    /// Enters a lane at the current (loop-body) block: sets `lane` to the
+    /// lowest bit of `remaining` and returns its register base.
+    pub fn begin_lane(&mut self, remaining: Variable) -> Value {
+        let m = self.b.use_var(remaining);
+        let lane32 = self.b.ins().ctz(m);
+        self.lane = self.b.ins().uextend(I64, lane32);
+        let lane_off = self.b.ins().ishl_imm_s(self.lane, 3);
+        self.b.ins().iadd(self.regs, lane_off)
+    }
+
+    /// Emits the `next_lane` block: clears the lane's bit and loops to `head`.
+    pub fn emit_next_lane(&mut self, remaining: Variable, head: Block) {
+        self.b.switch_to_block(self.next_lane);
+        let m = self.b.use_var(remaining);
+        let m1 = self.b.ins().iadd_imm_s(m, -1);
+        let m2 = self.b.ins().band(m, m1);
+        self.b.def_var(remaining, m2);
+        self.b.ins().jump(head, &[]);
+    }
+}
+
+/// Emits the piece `ops[start..end]` of `block` into `cfunc`; returns
+/// whether it touches local memory.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn emit_piece(
     fctx: &mut cranelift_frontend::FunctionBuilderContext,
@@ -74,56 +157,13 @@ pub(super) fn emit_piece(
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> bool {
     let ops = &func.blocks[block].ops;
-    let (trusted, plain) = (MemFlagsData::trusted(), MemFlagsData::new());
-    let b = FunctionBuilder::new(cfunc, fctx);
-    let mut p = PieceBuilder {
-        b,
-        func,
-        global_addrs,
-        env: Value::new(0),
-        lane: Value::new(0),
-        mask: Value::new(0),
-        vars: HashMap::new(),
-        next_lane: Block::new(0),
-        clock_offset: 0,
-        arena: Value::new(0),
-        granules: Value::new(0),
-        granule_count: Value::new(0),
-        shared: Value::new(0),
-        shared_len: Value::new(0),
-        params: Value::new(0),
-        params_len: Value::new(0),
-        frame_base: Value::new(0),
-        clock: Value::new(0),
-        uses_local: false,
-        trusted,
-        plain,
-        ptr_sig: None,
-        miss_sig: None,
-        fault_sig: None,
-    };
-    let entry = p.b.create_block();
-    p.b.append_block_params_for_function_params(entry);
+    let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs);
     let head = p.b.create_block();
     let body = p.b.create_block();
-    let next_lane = p.b.create_block();
+    p.next_lane = p.b.create_block();
     let exit = p.b.create_block();
-    p.next_lane = next_lane;
-    p.b.switch_to_block(entry);
-    p.env = p.b.block_params(entry)[0];
-    p.mask = p.b.block_params(entry)[1];
     let remaining = p.b.declare_var(I32);
     p.b.def_var(remaining, p.mask);
-    let regs = p.load_env(I64, offsets::REGS);
-    p.arena = p.load_env(I64, offsets::ARENA);
-    p.granules = p.load_env(I64, offsets::GRANULES);
-    p.granule_count = p.load_env(I64, offsets::GRANULE_COUNT);
-    p.shared = p.load_env(I64, offsets::SHARED);
-    p.shared_len = p.load_env(I64, offsets::SHARED_LEN);
-    p.params = p.load_env(I64, offsets::PARAMS);
-    p.params_len = p.load_env(I64, offsets::PARAMS_LEN);
-    p.frame_base = p.load_env(I64, offsets::FRAME_BASE);
-    p.clock = p.load_env(I64, offsets::CLOCK);
     p.b.ins().jump(head, &[]);
 
     p.b.switch_to_block(head);
@@ -131,11 +171,7 @@ pub(super) fn emit_piece(
     p.b.ins().brif(m, body, &[], exit, &[]);
 
     p.b.switch_to_block(body);
-    let m = p.b.use_var(remaining);
-    let lane32 = p.b.ins().ctz(m);
-    p.lane = p.b.ins().uextend(I64, lane32);
-    let lane_off = p.b.ins().ishl_imm_s(p.lane, 3);
-    let lane_regs = p.b.ins().iadd(regs, lane_off);
+    let lane_regs = p.begin_lane(remaining);
 
     // Registers read before they are (unconditionally) written are loaded
     // just before the first op that needs them (ops are emitted in straight
@@ -158,14 +194,8 @@ pub(super) fn emit_piece(
         let v = p.b.use_var(p.vars[&r]);
         p.b.ins().store(flags, v, lane_regs, reg_offset(r));
     }
-    p.b.ins().jump(next_lane, &[]);
-
-    p.b.switch_to_block(next_lane);
-    let m = p.b.use_var(remaining);
-    let m1 = p.b.ins().iadd_imm_s(m, -1);
-    let m2 = p.b.ins().band(m, m1);
-    p.b.def_var(remaining, m2);
-    p.b.ins().jump(head, &[]);
+    p.b.ins().jump(p.next_lane, &[]);
+    p.emit_next_lane(remaining, head);
 
     p.b.switch_to_block(exit);
     let fault_op = p.load_env(I32, offsets::FAULT_OP);
@@ -264,7 +294,7 @@ impl PieceBuilder<'_, '_> {
         self.b.def_var(var, v);
     }
 
-    fn emit_guarded(&mut self, op: &Op, index: u32) {
+    pub fn emit_guarded(&mut self, op: &Op, index: u32) {
         let Some(g) = op.guard else {
             self.emit_op(op, index);
             return;
@@ -372,6 +402,10 @@ impl PieceBuilder<'_, '_> {
     /// Emits a jump to a new block that records a fault of this lane at op
     /// `index` and goes on with the next lane. `kind` is an i32 value.
     pub fn fault(&mut self, index: u32, kind: Value, space: u32, addr: Value, size: u64) {
+        if let Some(abort) = self.abort {
+            self.b.ins().jump(abort, &[]);
+            return;
+        }
         let sig = *self.fault_sig.get_or_insert_with(|| {
             let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
             s.params = vec![

@@ -14,6 +14,7 @@ mod helpers;
 mod mem;
 mod ops;
 pub mod plan;
+mod region;
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module as _};
 
-use crate::interp::abi::{CompiledCode, Piece, PieceFn};
+use crate::interp::abi::{CompiledCode, Piece, PieceFn, Region};
 use crate::ir::{self, Block, FuncId};
 
 /// Why compiling failed (a bug in the JIT, reported rather than crashing).
@@ -40,6 +41,8 @@ pub struct CompiledModule {
     _code: CodeMemory,
     /// Per function, per block, per op: the piece starting there.
     pieces: SecondaryMap<FuncId, Vec<Vec<Option<Piece>>>>,
+    /// Per function, per block: the region whose header it is.
+    regions: SecondaryMap<FuncId, Vec<Option<Region>>>,
     /// Time spent compiling.
     pub compile_time: Duration,
     /// Number of pieces and of ops they cover, of all ops.
@@ -49,6 +52,7 @@ pub struct CompiledModule {
 /// What the compiler produced.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CompileStats {
+    pub regions: usize,
     pub pieces: usize,
     pub ops_in_pieces: usize,
     pub ops: usize,
@@ -65,6 +69,34 @@ impl CompiledCode for CompiledModule {
     fn piece(&self, func: FuncId, block: Block, pc: usize) -> Option<&Piece> {
         self.pieces[func].get(block.index())?.get(pc)?.as_ref()
     }
+
+    fn region(&self, func: FuncId, block: Block) -> Option<&Region> {
+        self.regions[func].get(block.index())?.as_ref()
+    }
+}
+
+/// Compiles the function in `ctx` as `id`, printing its machine code when
+/// `WARPJIT_JIT_DISASM` is set.
+fn define(
+    jit: &mut JITModule,
+    ctx: &mut cranelift_codegen::Context,
+    id: cranelift_module::FuncId,
+    name: &str,
+    function: &str,
+) -> Result<(), JitError> {
+    let disasm = std::env::var_os("WARPJIT_JIT_DISASM").is_some();
+    ctx.set_disasm(disasm);
+    jit.define_function(id, ctx).map_err(|e| JitError {
+        function: function.to_string(),
+        message: format!("{e:?}"),
+    })?;
+    if disasm {
+        if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!("compiled {name} ({function}):\n{text}");
+        }
+    }
+    jit.clear_context(ctx);
+    Ok(())
 }
 
 /// Compiles every function of `module`; `global_addrs` are the device
@@ -97,6 +129,8 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
     let mut stats = CompileStats::default();
     let mut declared = Vec::new();
     let mut pieces: SecondaryMap<FuncId, Vec<Vec<Option<Piece>>>> = SecondaryMap::new();
+    let mut regions: SecondaryMap<FuncId, Vec<Option<Region>>> = SecondaryMap::new();
+    let mut declared_regions = Vec::new();
     for (fid, func) in module.functions.iter() {
         if func.external {
             continue;
@@ -108,6 +142,28 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
             .collect();
         stats.ops += func.blocks.values().map(|b| b.ops.len()).sum::<usize>();
         let liveness = ir::liveness::Liveness::compute(func);
+        regions[fid] = vec![None; func.blocks.len()];
+        if std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
+            for r in plan::regions(func) {
+                let name = format!("{}_{}_region", fid.index(), r.header.index());
+                let id = jit
+                    .declare_function(&name, Linkage::Local, &sig)
+                    .map_err(|e| err(&func.name, e.to_string()))?;
+                ctx.func.signature = sig.clone();
+                let (live_outs, uses_local) = region::emit_region(
+                    &mut fctx,
+                    &mut ctx.func,
+                    func,
+                    &r,
+                    &liveness,
+                    global_addrs,
+                    jit.isa().frontend_config(),
+                );
+                define(&mut jit, &mut ctx, id, &name, &func.name)?;
+                stats.regions += 1;
+                declared_regions.push((fid, r, id, live_outs, uses_local));
+            }
+        }
         for p in plan::run(func) {
             let live_after = liveness.live_at(func, p.block, p.end);
             let name = format!("{}_{}_{}", fid.index(), p.block.index(), p.start);
@@ -126,16 +182,7 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
                 &live_after,
                 jit.isa().frontend_config(),
             );
-            let disasm = std::env::var_os("WARPJIT_JIT_DISASM").is_some();
-            ctx.set_disasm(disasm);
-            jit.define_function(id, &mut ctx)
-                .map_err(|e| err(&func.name, format!("{e:?}")))?;
-            if disasm {
-                if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
-                    eprintln!("piece {name} ({}):\n{text}", func.name);
-                }
-            }
-            jit.clear_context(&mut ctx);
+            define(&mut jit, &mut ctx, id, &name, &func.name)?;
             let ops = &func.blocks[p.block].ops[p.start..p.end];
             let cost = ops.iter().map(|o| o.cost as u32).sum();
             stats.pieces += 1;
@@ -156,7 +203,20 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
             uses_local,
         });
     }
+    for (fid, r, id, live_outs, uses_local) in declared_regions {
+        let code = jit.get_finalized_function(id);
+        // SAFETY: the function was defined with the `PieceFn` signature.
+        let entry: PieceFn = unsafe { std::mem::transmute::<*const u8, PieceFn>(code) };
+        regions[fid][r.header.index()] = Some(Region {
+            entry,
+            exit: r.exit,
+            blocks: r.blocks,
+            live_outs,
+            uses_local,
+        });
+    }
     Ok(CompiledModule {
+        regions,
         _code: CodeMemory(jit),
         pieces,
         compile_time: start.elapsed(),

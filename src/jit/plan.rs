@@ -98,3 +98,105 @@ pub fn run(f: &Function) -> Vec<PiecePlan> {
     }
     out
 }
+
+/// A loop compiled as a region: its lanes run one after another from
+/// `header` until they leave for `exit` (see `abi::Region`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionPlan {
+    pub header: crate::ir::Block,
+    /// Sorted, `header` included.
+    pub blocks: Vec<crate::ir::Block>,
+    pub exit: crate::ir::Block,
+}
+
+/// Whether a region may hold `kind`: per-lane ops that leave no effect other
+/// lanes can see (no stores to global, shared or generic memory), and none
+/// whose value depends on the warp rather than the lane (`%clock`, the
+/// active mask), since lanes of a region do not run in step.
+fn runs_in_region(kind: &OpKind) -> bool {
+    match kind {
+        OpKind::St { space, .. } => visible(*space) == 0,
+        OpKind::Activemask => false,
+        OpKind::ReadSpecial(SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64) => false,
+        k => runs_in_piece(k),
+    }
+}
+
+/// The loops of `f` that run as regions, outermost first. A loop qualifies
+/// when it has a single entry (its header), leaves only to one block
+/// `exit`, every branch inside reconverges inside the loop or at `exit`
+/// (so SIMT execution also brings every lane to `exit` with the entry
+/// mask), its terminators are jumps and branches, and its ops are
+/// [`runs_in_region`]. Running such a loop lane by lane equals running it in
+/// lockstep: no lane can observe another inside it.
+pub fn regions(f: &Function) -> Vec<RegionPlan> {
+    use crate::ir::{Block, Terminator};
+    use std::collections::BTreeSet;
+    let cfg = &f.cfg;
+    let mut found: Vec<RegionPlan> = Vec::new();
+    for h in f.blocks.keys() {
+        // Blocks reachable from h.
+        let mut reach = BTreeSet::new();
+        let mut stack = vec![h];
+        while let Some(b) = stack.pop() {
+            for &s in &cfg.succs[b] {
+                if reach.insert(s) {
+                    stack.push(s);
+                }
+            }
+        }
+        let latches: Vec<Block> = cfg.preds[h]
+            .iter()
+            .copied()
+            .filter(|p| reach.contains(p))
+            .collect();
+        if latches.is_empty() {
+            continue;
+        }
+        // The natural loop: h and what reaches a latch without passing h.
+        let mut body = BTreeSet::from([h]);
+        let mut stack = latches;
+        while let Some(b) = stack.pop() {
+            if body.insert(b) {
+                stack.extend(cfg.preds[b].iter().copied());
+            }
+        }
+        let single_entry = body
+            .iter()
+            .all(|&b| b == h || cfg.preds[b].iter().all(|p| body.contains(p)));
+        let exits: BTreeSet<Block> = body
+            .iter()
+            .flat_map(|&b| cfg.succs[b].iter().copied())
+            .filter(|s| !body.contains(s))
+            .collect();
+        if !single_entry || exits.len() != 1 {
+            continue;
+        }
+        let exit = *exits.iter().next().unwrap();
+        let ok = body.iter().all(|&b| {
+            let data = &f.blocks[b];
+            let term_ok = match &data.term {
+                Terminator::Jump(_) => true,
+                Terminator::Branch { .. } => {
+                    matches!(cfg.ipdom[b], Some(r) if r == exit || body.contains(&r))
+                }
+                _ => false,
+            };
+            term_ok && data.ops.iter().all(|o| runs_in_region(&o.kind))
+        });
+        if ok {
+            found.push(RegionPlan {
+                header: h,
+                blocks: body.into_iter().collect(),
+                exit,
+            });
+        }
+    }
+    // Keep the outermost: drop regions whose header lies inside another.
+    let all = found.clone();
+    found.retain(|r| {
+        !all.iter()
+            .any(|o| o.header != r.header && o.blocks.binary_search(&r.header).is_ok())
+    });
+    found
+}
