@@ -45,7 +45,10 @@ struct Workload {
 
 fn saxpy() -> Workload {
     let n: usize = 1 << 20;
-    let mut dev = Device::new(Options::default());
+    let mut dev = Device::new(Options {
+        engine: warpjit::runtime::Engine::Interp,
+        ..Options::default()
+    });
     let (module, kernel) = load(&mut dev, "saxpy");
     let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let y: Vec<f32> = (0..n).map(|i| (n - i) as f32).collect();
@@ -81,7 +84,10 @@ fn saxpy() -> Workload {
 
 fn matmul_naive() -> Workload {
     let n = 256usize;
-    let mut dev = Device::new(Options::default());
+    let mut dev = Device::new(Options {
+        engine: warpjit::runtime::Engine::Interp,
+        ..Options::default()
+    });
     let (module, kernel) = load(&mut dev, "matmul_naive");
     let a: Vec<f32> = (0..n * n).map(|i| (i % 17) as f32 * 0.25).collect();
     let b: Vec<f32> = (0..n * n).map(|i| (i % 13) as f32 * 0.5).collect();
@@ -124,7 +130,10 @@ fn matmul_naive() -> Workload {
 
 fn mandelbrot() -> Workload {
     let (w, h, max_iter) = (256usize, 192usize, 256u32);
-    let mut dev = Device::new(Options::default());
+    let mut dev = Device::new(Options {
+        engine: warpjit::runtime::Engine::Interp,
+        ..Options::default()
+    });
     let (module, kernel) = load(&mut dev, "mandelbrot");
     let out = dev.alloc((4 * w * h) as u64).unwrap();
     let (x0, y0, dx, dy) = (
@@ -189,6 +198,14 @@ fn engines(c: &mut Criterion) {
             b.iter(|| {
                 w.dev
                     .launch_with(w.module, w.kernel, w.cfg, &w.args)
+                    .unwrap()
+            })
+        });
+        let mut jdev = w.dev;
+        jdev.set_engine(warpjit::runtime::Engine::Jit);
+        group.bench_function("jit", |b| {
+            b.iter(|| {
+                jdev.launch_with(w.module, w.kernel, w.cfg, &w.args)
                     .unwrap()
             })
         });
