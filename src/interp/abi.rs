@@ -81,7 +81,8 @@ pub struct PieceEnv {
     /// Host address of arena offset 0 (global memory).
     pub arena: *mut u8,
     pub memory: *const GlobalMemory,
-    /// The arena's granule table (see `GlobalMemory::granules`) and its length.
+    /// The arena's granule table (see `GlobalMemory::granules`) and the
+    /// number of granules (the index of its zero sentinel).
     pub granules: *const u16,
     pub granule_count: u64,
     pub shared: *mut u8,

@@ -142,7 +142,7 @@ impl Warp {
             arena: ctx.memory.arena_ptr(),
             memory: ctx.memory,
             granules: ctx.memory.granules().as_ptr(),
-            granule_count: ctx.memory.granules().len() as u64,
+            granule_count: ctx.memory.granules().len() as u64 - 1,
             shared: std::ptr::null_mut(),
             shared_len: 0,
             params: ctx.params.as_ptr(),

@@ -161,7 +161,10 @@ impl PieceBuilder<'_, '_> {
         match region {
             Region::Global => {
                 // Fast path: aligned, inside the arena, and inside the live
-                // prefix of its granule. Anything else asks `check`.
+                // prefix of its granule; anything else asks `check`. The
+                // index is clamped onto the table's zero sentinel, and a
+                // misalignment adds 512 to the end offset (more than any
+                // entry), so one comparison decides.
                 let a_off = self
                     .b
                     .ins()
@@ -170,31 +173,22 @@ impl PieceBuilder<'_, '_> {
                     .b
                     .ins()
                     .ushr_imm_s(a_off, GRANULE.trailing_zeros() as i64);
-                let in_arena = self
-                    .b
-                    .ins()
-                    .icmp(IntCC::UnsignedLessThan, g, self.granule_count);
-                let (table, slow, bad) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
+                let g = self.b.ins().umin(g, self.granule_count);
+                let (slow, bad) = (self.b.create_block(), self.b.create_block());
                 self.b.set_cold_block(slow);
                 self.b.set_cold_block(bad);
-                self.b.ins().brif(in_arena, table, &[], slow, &[]);
-                self.b.switch_to_block(table);
                 let g2 = self.b.ins().ishl_imm_s(g, 1);
                 let entry = self.b.ins().iadd(self.granules, g2);
                 let valid = self.b.ins().uload16(I64, flags, entry, 0);
                 let within = self.b.ins().band_imm_s(a_off, (GRANULE - 1) as i64);
                 let end = self.b.ins().iadd_imm_s(within, size as i64);
-                let fits = self
+                let misaligned = self.b.ins().band_imm_s(a_off, (size.min(16) - 1) as i64);
+                let penalty = self.b.ins().ishl_imm_s(misaligned, 9);
+                let end = self.b.ins().bor(end, penalty);
+                let good = self
                     .b
                     .ins()
                     .icmp(IntCC::UnsignedLessThanOrEqual, end, valid);
-                let misaligned = self.b.ins().band_imm_s(a_off, (size.min(16) - 1) as i64);
-                let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, misaligned, 0);
-                let good = self.b.ins().band(fits, aligned);
                 self.b.ins().brif(good, ok, &[], slow, &[]);
                 self.b.switch_to_block(slow);
                 let status = self.call_global_check(off, size);

@@ -63,7 +63,8 @@ impl GlobalMemory {
             Vec::from_raw_parts(ptr, len, cap).into_boxed_slice()
         };
         GlobalMemory {
-            granules: vec![0; words.div_ceil((GRANULE / 8) as usize)],
+            // One entry per granule, plus a zero sentinel (see `granules`).
+            granules: vec![0; words.div_ceil((GRANULE / 8) as usize) + 1],
             bytes,
             allocations: Vec::new(),
             next: ALLOC_ALIGN,
@@ -122,6 +123,8 @@ impl GlobalMemory {
     /// `offset % 256 + size <= table[offset / 256]`, which is what
     /// [`GlobalMemory::check`] decides for it; compiled code tests that and
     /// falls back to `check` for anything else (accesses crossing granules).
+    /// The table ends with one zero entry beyond the arena, so a lookup may
+    /// clamp its index instead of testing it.
     pub fn granules(&self) -> &[u16] {
         &self.granules
     }
