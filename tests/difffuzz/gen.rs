@@ -1,0 +1,829 @@
+//! A generator of random, well-typed PTX kernels for differential testing
+//! of the two engines (`tests/engine_diff.rs`, `examples/engine_diff_fuzz.rs`).
+//!
+//! `generate(seed)` deterministically builds one kernel and its launch: each
+//! thread loads values of every type from `in` (random data mixed with edge
+//! values: 0, -1, MIN, MAX, NaN, infinities, -0.0, subnormals), runs a random
+//! program over integer (8 to 64 bits), f16, f32, f64 and predicate
+//! registers — arithmetic with every rounding and `.ftz`/`.sat`, conversions,
+//! comparisons, divergent if/else, bounded loops (some only loading, which the
+//! JIT runs as regions), guarded instructions, shared memory with barriers,
+//! local arrays, generic addresses, shuffles, votes, match and redux,
+//! atomics, calls to a `.func`, printf — and stores every register to its own
+//! slots of `out`. Some programs index memory out of bounds on purpose, so
+//! both engines must also report the same fault.
+
+use std::fmt::Write;
+
+/// One generated test case.
+pub struct Program {
+    pub ptx: String,
+    pub grid: u32,
+    pub block: u32,
+    /// Input buffer contents (the kernel's `in`).
+    pub input: Vec<u8>,
+    /// Bytes of the `out` buffer (per-thread slots) and the `atomics` buffer.
+    pub out_bytes: usize,
+    pub atomic_bytes: usize,
+    pub n: u32,
+}
+
+/// Per-thread input stride in bytes and output slots (u64 each).
+pub const IN_STRIDE: usize = 64;
+pub const SLOTS: usize = 48;
+
+/// splitmix64.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const EDGE32: &[u32] = &[
+    0,
+    1,
+    0xffff_ffff,
+    0x8000_0000,
+    0x7fff_ffff,
+    31,
+    32,
+    33,
+    0x7fc0_0000,
+    0xffc0_0001,
+    0x7f80_0000,
+    0xff80_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4f00_0000,
+];
+const EDGE64: &[u64] = &[
+    0,
+    1,
+    u64::MAX,
+    1 << 63,
+    i64::MAX as u64,
+    63,
+    64,
+    0x7ff8_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0x8000_0000_0000_0000,
+    0x0000_0000_0000_0001,
+    0x3ff0_0000_0000_0000,
+    0x43e0_0000_0000_0000,
+];
+
+/// Register pools: `%r` b32, `%rd` b64, `%f` f32, `%fd` f64, `%h` b16, `%p` pred.
+const NR: u64 = 12;
+const NRD: u64 = 8;
+const NF: u64 = 8;
+const NFD: u64 = 6;
+const NH: u64 = 4;
+const NP: u64 = 6;
+
+struct Gen {
+    rng: Rng,
+    body: String,
+    labels: u32,
+    /// Loop nesting and whether control flow here may be divergent.
+    depth: u32,
+    divergent: bool,
+    uses_shared: bool,
+    uses_call: bool,
+    uses_printf: bool,
+    fault: bool,
+}
+
+impl Gen {
+    fn r(&mut self) -> String {
+        format!("%r{}", self.rng.below(NR))
+    }
+    fn rd(&mut self) -> String {
+        format!("%rd{}", self.rng.below(NRD))
+    }
+    fn f(&mut self) -> String {
+        format!("%f{}", self.rng.below(NF))
+    }
+    fn fd(&mut self) -> String {
+        format!("%fd{}", self.rng.below(NFD))
+    }
+    fn h(&mut self) -> String {
+        format!("%h{}", self.rng.below(NH))
+    }
+    fn p(&mut self) -> String {
+        format!("%p{}", self.rng.below(NP))
+    }
+    /// A b32 operand: a register or an immediate.
+    fn r_or_imm(&mut self) -> String {
+        if self.rng.chance(25) {
+            let v = *self.rng.pick(EDGE32);
+            if self.rng.chance(50) {
+                format!("{}", v as i32)
+            } else {
+                format!("{}", self.rng.below(40))
+            }
+        } else {
+            self.r()
+        }
+    }
+    fn line(&mut self, s: &str) {
+        self.body.push('\t');
+        self.body.push_str(s);
+        self.body.push('\n');
+    }
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("$L{}", self.labels)
+    }
+    fn guard(&mut self) -> String {
+        if self.rng.chance(15) {
+            let neg = if self.rng.chance(50) { "!" } else { "" };
+            format!("@{neg}{} ", self.p())
+        } else {
+            String::new()
+        }
+    }
+
+    fn int32_op(&mut self) {
+        let g = self.guard();
+        let (d, a, b, c) = (self.r(), self.r(), self.r_or_imm(), self.r());
+        let sign = if self.rng.chance(50) { "s32" } else { "u32" };
+        let s = match self.rng.below(24) {
+            0 => format!("add.{sign} {d}, {a}, {b};"),
+            1 => format!("sub.{sign} {d}, {a}, {b};"),
+            2 => format!("mul.lo.{sign} {d}, {a}, {b};"),
+            3 => format!("mul.hi.{sign} {d}, {a}, {b};"),
+            4 => format!("div.{sign} {d}, {a}, {b};"),
+            5 => format!("rem.{sign} {d}, {a}, {b};"),
+            6 => format!("min.{sign} {d}, {a}, {b};"),
+            7 => format!("max.{sign} {d}, {a}, {b};"),
+            8 => format!("and.b32 {d}, {a}, {b};"),
+            9 => format!("or.b32 {d}, {a}, {b};"),
+            10 => format!("xor.b32 {d}, {a}, {b};"),
+            11 => format!("shl.b32 {d}, {a}, {b};"),
+            12 => format!("shr.{sign} {d}, {a}, {b};"),
+            13 => format!("mad.lo.{sign} {d}, {a}, {b}, {c};"),
+            14 => format!("not.b32 {d}, {a};"),
+            15 => format!("neg.s32 {d}, {a};"),
+            16 => format!("popc.b32 {d}, {a};"),
+            17 => format!("clz.b32 {d}, {a};"),
+            18 => format!("brev.b32 {d}, {a};"),
+            19 => format!("bfe.{sign} {d}, {a}, {b}, {c};"),
+            20 => {
+                let e = self.r();
+                format!("bfi.b32 {d}, {a}, {b}, {c}, {e};")
+            }
+            21 => format!("prmt.b32 {d}, {a}, {b}, {c};"),
+            22 => {
+                let p = self.p();
+                format!("selp.b32 {d}, {a}, {b}, {p};")
+            }
+            _ => format!("abs.s32 {d}, {a};"),
+        };
+        self.line(&format!("{g}{s}"));
+    }
+
+    fn int64_op(&mut self) {
+        let g = self.guard();
+        let (d, a, b) = (self.rd(), self.rd(), self.rd());
+        let (r1, r2) = (self.r(), self.r());
+        let sign = if self.rng.chance(50) { "s64" } else { "u64" };
+        let s = match self.rng.below(14) {
+            0 => format!("add.{sign} {d}, {a}, {b};"),
+            1 => format!("sub.{sign} {d}, {a}, {b};"),
+            2 => format!("mul.lo.{sign} {d}, {a}, {b};"),
+            3 => format!("mul.hi.{sign} {d}, {a}, {b};"),
+            4 => format!("div.{sign} {d}, {a}, {b};"),
+            5 => format!("rem.{sign} {d}, {a}, {b};"),
+            6 => format!("mul.wide.s32 {d}, {r1}, {r2};"),
+            7 => format!("mul.wide.u32 {d}, {r1}, {r2};"),
+            8 => format!("mad.wide.s32 {d}, {r1}, {r2}, {a};"),
+            9 => format!("shl.b64 {d}, {a}, {r1};"),
+            10 => format!("shr.{sign} {d}, {a}, {r1};"),
+            11 => format!("xor.b64 {d}, {a}, {b};"),
+            12 => format!("min.{sign} {d}, {a}, {b};"),
+            _ => format!("popc.b64 {r1}, {a};"),
+        };
+        self.line(&format!("{g}{s}"));
+    }
+
+    fn float_op(&mut self) {
+        let g = self.guard();
+        let rnd = *self.rng.pick(&[".rn", ".rz", ".rm", ".rp", ".rn", ".rn"]);
+        let ftz = if self.rng.chance(30) { ".ftz" } else { "" };
+        let sat = if self.rng.chance(10) { ".sat" } else { "" };
+        let (d, a, b, c) = (self.f(), self.f(), self.f(), self.f());
+        let s = match self.rng.below(20) {
+            0 => format!("add{rnd}{ftz}{sat}.f32 {d}, {a}, {b};"),
+            1 => format!("sub{rnd}{ftz}.f32 {d}, {a}, {b};"),
+            2 => format!("mul{rnd}{ftz}{sat}.f32 {d}, {a}, {b};"),
+            3 => format!("fma{rnd}{ftz}{sat}.f32 {d}, {a}, {b}, {c};"),
+            4 => format!("div{rnd}{ftz}.f32 {d}, {a}, {b};"),
+            5 => format!("div.approx{ftz}.f32 {d}, {a}, {b};"),
+            6 => format!("sqrt{rnd}{ftz}.f32 {d}, {a};"),
+            7 => format!("rcp{rnd}{ftz}.f32 {d}, {a};"),
+            8 => format!("min{ftz}.f32 {d}, {a}, {b};"),
+            9 => format!("max{ftz}.f32 {d}, {a}, {b};"),
+            10 => format!("abs{ftz}.f32 {d}, {a};"),
+            11 => format!("neg{ftz}.f32 {d}, {a};"),
+            12 => format!("ex2.approx{ftz}.f32 {d}, {a};"),
+            13 => format!("lg2.approx{ftz}.f32 {d}, {a};"),
+            14 => format!("sin.approx{ftz}.f32 {d}, {a};"),
+            15 => format!("rsqrt.approx{ftz}.f32 {d}, {a};"),
+            16 => format!("add.f32 {d}, {a}, {b};"),
+            17 => format!("fma.rn.f32 {d}, {a}, {b}, {c};"),
+            18 => format!("mul.f32 {d}, {a}, 0f3F000000;"),
+            _ => {
+                let (x, y, z) = (self.fd(), self.fd(), self.fd());
+                match self.rng.below(8) {
+                    0 => format!("add{rnd}.f64 {x}, {y}, {z};"),
+                    1 => format!("mul{rnd}.f64 {x}, {y}, {z};"),
+                    2 => {
+                        let w = self.fd();
+                        format!("fma{rnd}.f64 {x}, {y}, {z}, {w};")
+                    }
+                    3 => format!("div{rnd}.f64 {x}, {y}, {z};"),
+                    4 => format!("sqrt{rnd}.f64 {x}, {y};"),
+                    5 => format!("min.f64 {x}, {y}, {z};"),
+                    6 => format!("neg.f64 {x}, {y};"),
+                    _ => format!("sub.f64 {x}, {y}, {z};"),
+                }
+            }
+        };
+        self.line(&format!("{g}{s}"));
+    }
+
+    fn convert(&mut self) {
+        let g = self.guard();
+        let (r, rd, f, fd, h) = (self.r(), self.rd(), self.f(), self.fd(), self.h());
+        let (r2, f2) = (self.r(), self.f());
+        let irnd = *self.rng.pick(&[".rni", ".rzi", ".rmi", ".rpi"]);
+        let sat = if self.rng.chance(20) { ".sat" } else { "" };
+        let s = match self.rng.below(18) {
+            0 => format!("cvt.rn.f32.s32 {f}, {r};"),
+            1 => format!("cvt.rz.f32.u32 {f}, {r};"),
+            2 => format!("cvt{irnd}.s32.f32 {r}, {f};"),
+            3 => format!("cvt{irnd}{sat}.u32.f32 {r}, {f};"),
+            4 => format!("cvt.f64.f32 {fd}, {f};"),
+            5 => format!("cvt.rn.f32.f64 {f}, {fd};"),
+            6 => format!("cvt{irnd}.s64.f64 {rd}, {fd};"),
+            7 => format!("cvt.rn.f64.s64 {fd}, {rd};"),
+            8 => format!("cvt.u64.u32 {rd}, {r};"),
+            9 => format!("cvt.s64.s32 {rd}, {r};"),
+            10 => format!("cvt.u32.u64 {r}, {rd};"),
+            11 => format!("cvt.rn.f16.f32 {h}, {f};"),
+            12 => format!("cvt.f32.f16 {f}, {h};"),
+            13 => format!("cvt.u16.u32 {h}, {r};"),
+            14 => format!("cvt.s32.s16 {r}, {h};"),
+            15 => format!("mov.b32 {f2}, {r2};"),
+            16 => format!("mov.b32 {r2}, {f};"),
+            _ => format!("cvt{sat}.s32.s64 {r}, {rd};"),
+        };
+        self.line(&format!("{g}{s}"));
+    }
+
+    fn compare(&mut self) {
+        let (p, q) = (self.p(), self.p());
+        let icmp = *self.rng.pick(&["eq", "ne", "lt", "le", "gt", "ge"]);
+        let ucmp = *self.rng.pick(&["lo", "ls", "hi", "hs", "eq", "ne"]);
+        let fcmp = *self.rng.pick(&[
+            "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
+            "nan",
+        ]);
+        let s = match self.rng.below(9) {
+            0 => {
+                let (a, b) = (self.r(), self.r_or_imm());
+                format!("setp.{icmp}.s32 {p}, {a}, {b};")
+            }
+            1 => {
+                let (a, b) = (self.r(), self.r());
+                format!("setp.{ucmp}.u32 {p}|{q}, {a}, {b};")
+            }
+            2 => {
+                let (a, b) = (self.f(), self.f());
+                let ftz = if self.rng.chance(30) { ".ftz" } else { "" };
+                format!("setp.{fcmp}{ftz}.f32 {p}, {a}, {b};")
+            }
+            3 => {
+                let (a, b) = (self.fd(), self.fd());
+                format!("setp.{fcmp}.f64 {p}, {a}, {b};")
+            }
+            4 => {
+                let (a, b, c) = (self.r(), self.r(), self.p());
+                let op = *self.rng.pick(&["and", "or", "xor"]);
+                format!("setp.{icmp}.{op}.s32 {p}|{q}, {a}, {b}, {c};")
+            }
+            5 => {
+                let (a, b) = (self.p(), self.p());
+                let op = *self.rng.pick(&["and", "or", "xor"]);
+                format!("{op}.pred {p}, {a}, {b};")
+            }
+            6 => {
+                let a = self.p();
+                format!("not.pred {p}, {a};")
+            }
+            7 => {
+                let a = self.f();
+                let prop = *self.rng.pick(&[
+                    "finite",
+                    "infinite",
+                    "number",
+                    "notanumber",
+                    "normal",
+                    "subnormal",
+                ]);
+                format!("testp.{prop}.f32 {p}, {a};")
+            }
+            _ => {
+                let (a, b) = (self.rd(), self.rd());
+                format!("setp.{icmp}.s64 {p}, {a}, {b};")
+            }
+        };
+        self.line(&s);
+    }
+
+    /// A run of random straight-line ops.
+    fn straight(&mut self, n: u64) {
+        for _ in 0..n {
+            match self.rng.below(10) {
+                0..=2 => self.int32_op(),
+                3 => self.int64_op(),
+                4..=5 => self.float_op(),
+                6 => self.convert(),
+                7 => self.compare(),
+                8 => self.local_access(),
+                _ => self.global_load(),
+            }
+        }
+    }
+
+    /// A load from this thread's input (in bounds), sometimes through a
+    /// generic address; rarely, on purpose, out of bounds.
+    fn global_load(&mut self) {
+        let g = self.guard();
+        let off = self.rng.below(IN_STRIDE as u64 / 8) * 8;
+        let generic = self.rng.chance(30);
+        let base = if generic { "%rd_gin" } else { "%rd_in" };
+        let sp = if generic { "" } else { ".global" };
+        let s = match self.rng.below(7) {
+            0 => format!("ld{sp}.u32 {}, [{base}+{off}];", self.r()),
+            1 => format!(
+                "ld{sp}.s8 {}, [{base}+{}];",
+                self.r(),
+                off + self.rng.below(8)
+            ),
+            2 => format!("ld{sp}.f32 {}, [{base}+{off}];", self.f()),
+            3 => format!("ld{sp}.f64 {}, [{base}+{off}];", self.fd()),
+            4 => format!("ld{sp}.u64 {}, [{base}+{off}];", self.rd()),
+            5 => {
+                let (a, b) = (self.r(), self.r());
+                format!("ld{sp}.v2.u32 {{{a}, {b}}}, [{base}+{off}];")
+            }
+            _ => format!(
+                "ld{sp}.s16 {}, [{base}+{}];",
+                self.h(),
+                off + 2 * self.rng.below(4)
+            ),
+        };
+        self.line(&format!("{g}{s}"));
+    }
+
+    /// A load or store of this thread's local array (index masked in bounds).
+    fn local_access(&mut self) {
+        let idx = self.r();
+        self.line(&format!("and.b32 %r_t, {idx}, 7;"));
+        self.line("mul.wide.u32 %rd_t, %r_t, 8;");
+        self.line("add.u64 %rd_t, %rd_loc, %rd_t;");
+        if self.rng.chance(50) {
+            let v = self.rd();
+            self.line(&format!("st.local.u64 [%rd_t], {v};"));
+        } else {
+            let v = self.rd();
+            self.line(&format!("ld.local.u64 {v}, [%rd_t];"));
+        }
+    }
+
+    fn if_else(&mut self) {
+        self.compare();
+        let (else_l, end_l) = (self.label(), self.label());
+        let p = self.p();
+        let neg = if self.rng.chance(50) { "!" } else { "" };
+        self.line(&format!("@{neg}{p} bra {else_l};"));
+        let was = self.divergent;
+        self.divergent = true;
+        self.block(3);
+        self.line(&format!("bra.uni {end_l};"));
+        self.body.push_str(&format!("{else_l}:\n"));
+        self.block(3);
+        self.body.push_str(&format!("{end_l}:\n"));
+        self.divergent = was;
+    }
+
+    /// A loop of 0..=7 iterations per thread (a per-thread trip count).
+    fn loop_(&mut self) {
+        let ctr = format!("%r_c{}", self.depth);
+        let src = self.r();
+        self.line(&format!("and.b32 {ctr}, {src}, 7;"));
+        let (head, done) = (self.label(), self.label());
+        self.line(&format!("setp.eq.u32 %p_l, {ctr}, 0;"));
+        self.line(&format!("@%p_l bra {done};"));
+        self.body.push_str(&format!("{head}:\n"));
+        let was = self.divergent;
+        self.divergent = true;
+        self.depth += 1;
+        if self.rng.chance(50) {
+            // Loads and arithmetic only: the JIT runs this loop as a region.
+            for _ in 0..self.rng.below(6) + 1 {
+                match self.rng.below(4) {
+                    0 => self.global_load(),
+                    1 => self.float_op(),
+                    _ => self.int32_op(),
+                }
+            }
+        } else {
+            self.block(3);
+        }
+        self.depth -= 1;
+        self.divergent = was;
+        self.line(&format!("sub.u32 {ctr}, {ctr}, 1;"));
+        self.line(&format!("setp.ne.u32 %p_l, {ctr}, 0;"));
+        self.line(&format!("@%p_l bra {head};"));
+        self.body.push_str(&format!("{done}:\n"));
+    }
+
+    /// Shared memory: each thread writes its slot, a barrier, then reads a
+    /// neighbour's (only in uniform control flow).
+    fn shared_phase(&mut self) {
+        self.uses_shared = true;
+        let v = self.r();
+        let generic = self.rng.chance(30);
+        if generic {
+            self.line("cvta.shared.u64 %rd_t, %rd_sh;");
+            self.line(&format!("st.u32 [%rd_t], {v};"));
+        } else {
+            self.line(&format!("st.shared.u32 [%rd_sh], {v};"));
+        }
+        self.line("bar.sync 0;");
+        let k = self.rng.below(64) + 1;
+        self.line(&format!("xor.b32 %r_t, %r_tid, {k};"));
+        self.line("rem.u32 %r_t, %r_t, %r_ntid;");
+        self.line("mul.wide.u32 %rd_t, %r_t, 4;");
+        self.line("mov.u64 %rd_t2, sbuf;");
+        self.line("add.u64 %rd_t, %rd_t2, %rd_t;");
+        let d = self.r();
+        self.line(&format!("ld.shared.u32 {d}, [%rd_t];"));
+        self.line("bar.sync 0;");
+    }
+
+    /// Warp-wide ops with the full mask (only in uniform control flow).
+    fn warp_op(&mut self) {
+        let (d, a, b) = (self.r(), self.r(), self.r());
+        let p = self.p();
+        let s = match self.rng.below(8) {
+            0 => {
+                let mode = *self.rng.pick(&["up", "down", "bfly", "idx"]);
+                let c = if mode == "up" { 0 } else { 31 };
+                format!(
+                    "shfl.sync.{mode}.b32 {d}|{p}, {a}, {}, {c}, 0xffffffff;",
+                    self.rng.below(40)
+                )
+            }
+            1 => {
+                let mode = *self.rng.pick(&["all", "any", "uni"]);
+                let q = self.p();
+                format!("vote.sync.{mode}.pred {p}, {q}, 0xffffffff;")
+            }
+            2 => {
+                let q = self.p();
+                format!("vote.sync.ballot.b32 {d}, {q}, 0xffffffff;")
+            }
+            3 => format!("match.any.sync.b32 {d}, {a}, 0xffffffff;"),
+            4 => {
+                let op = *self.rng.pick(&["add", "min", "max", "and", "or", "xor"]);
+                let ty = if op == "add" || op == "min" || op == "max" {
+                    *self.rng.pick(&["u32", "s32"])
+                } else {
+                    "b32"
+                };
+                format!("redux.sync.{op}.{ty} {d}, {a}, 0xffffffff;")
+            }
+            5 => format!("activemask.b32 {d};"),
+            6 => format!("shfl.sync.idx.b32 {d}, {a}, {b}, 31, 0xffffffff;"),
+            _ => format!("match.all.sync.b32 {d}|{p}, {a}, 0xffffffff;"),
+        };
+        self.line(&s);
+    }
+
+    /// Lanes of a warp exchanging values through memory without a barrier:
+    /// under lockstep semantics a lane reads what its neighbour stored by
+    /// the previous instruction (or, loading first, the old value).
+    fn warp_exchange(&mut self) {
+        let k = self.rng.below(31) + 1;
+        let (v, d) = (self.r(), self.r());
+        let load_first = self.rng.chance(40);
+        let (own, other) = match self.rng.below(3) {
+            0 => {
+                self.line("mov.u64 %rd_x, xbuf;");
+                self.line("mul.wide.u32 %rd_t, %r_tid, 4;");
+                self.line("add.u64 %rd_t, %rd_x, %rd_t;");
+                self.line(&format!("xor.b32 %r_t, %r_tid, {k};"));
+                self.line("mul.wide.u32 %rd_t2, %r_t, 4;");
+                self.line("add.u64 %rd_t2, %rd_x, %rd_t2;");
+                ("st.shared.u32 [%rd_t]", "ld.shared.u32")
+            }
+            1 => {
+                self.line("mov.u64 %rd_x, xbuf;");
+                self.line("cvta.shared.u64 %rd_x, %rd_x;");
+                self.line("mul.wide.u32 %rd_t, %r_tid, 4;");
+                self.line("add.u64 %rd_t, %rd_x, %rd_t;");
+                self.line(&format!("xor.b32 %r_t, %r_tid, {k};"));
+                self.line("mul.wide.u32 %rd_t2, %r_t, 4;");
+                self.line("add.u64 %rd_t2, %rd_x, %rd_t2;");
+                ("st.u32 [%rd_t]", "ld.u32")
+            }
+            _ => {
+                let stride = IN_STRIDE;
+                self.line(&format!("mul.wide.u32 %rd_t, %r_gid, {stride};"));
+                self.line("add.u64 %rd_t, %rd_inbase, %rd_t;");
+                self.line(&format!("xor.b32 %r_t, %r_gid, {k};"));
+                self.line(&format!("mul.wide.u32 %rd_t2, %r_t, {stride};"));
+                self.line("add.u64 %rd_t2, %rd_inbase, %rd_t2;");
+                ("st.global.u32 [%rd_t+60]", "ld.global.u32")
+            }
+        };
+        let off = if other == "ld.global.u32" { "+60" } else { "" };
+        if load_first {
+            self.line(&format!("{other} {d}, [%rd_t2{off}];"));
+            self.line(&format!("{own}, {v};"));
+        } else {
+            self.line(&format!("{own}, {v};"));
+            self.line(&format!("{other} {d}, [%rd_t2{off}];"));
+        }
+    }
+
+    fn atomic(&mut self) {
+        let v = self.r();
+        let idx = self.r();
+        self.line(&format!("and.b32 %r_t, {idx}, 15;"));
+        self.line("mul.wide.u32 %rd_t, %r_t, 4;");
+        self.line("add.u64 %rd_t, %rd_at, %rd_t;");
+        let op = *self.rng.pick(&[
+            "add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32",
+        ]);
+        if self.rng.chance(50) {
+            self.line(&format!("red.global.{op} [%rd_t], {v};"));
+        } else {
+            self.line(&format!("atom.global.{op} %r_t, [%rd_t], {v};"));
+        }
+    }
+
+    fn call(&mut self) {
+        self.uses_call = true;
+        let (a, b, d) = (self.r(), self.r(), self.r());
+        self.line("{");
+        self.line(".param .b32 param0;");
+        self.line(".param .b32 param1;");
+        self.line(&format!("st.param.b32 [param0+0], {a};"));
+        self.line(&format!("st.param.b32 [param1+0], {b};"));
+        self.line(".param .b32 retval0;");
+        self.line("call.uni (retval0), helper, (param0, param1);");
+        self.line(&format!("ld.param.b32 {d}, [retval0+0];"));
+        self.line("}");
+    }
+
+    fn printf(&mut self) {
+        self.uses_printf = true;
+        let (a, f) = (self.r(), self.f());
+        let skip = self.label();
+        self.line("setp.ne.u32 %p_l, %r_gid, 5;");
+        self.line(&format!("@%p_l bra {skip};"));
+        self.line(&format!("st.local.u32 [%rd_loc+64], {a};"));
+        self.line(&format!("cvt.f64.f32 %fd_t, {f};"));
+        self.line("st.local.f64 [%rd_loc+72], %fd_t;");
+        self.line("{");
+        self.line(".param .b64 param0;");
+        self.line(".param .b64 param1;");
+        self.line(".param .b32 retval0;");
+        self.line("mov.u64 %rd_t, fmt;");
+        self.line("cvta.global.u64 %rd_t, %rd_t;");
+        self.line("st.param.b64 [param0+0], %rd_t;");
+        self.line("cvta.local.u64 %rd_t, %rd_loc;");
+        self.line("add.u64 %rd_t, %rd_t, 64;");
+        self.line("st.param.b64 [param1+0], %rd_t;");
+        self.line("call.uni (retval0), vprintf, (param0, param1);");
+        self.line("}");
+        self.body.push_str(&format!("{skip}:\n"));
+    }
+
+    fn store_oob(&mut self) {
+        self.fault = true;
+        let v = self.r();
+        // Thread 37 writes past the end of `out`.
+        self.line("setp.eq.u32 %p_l, %r_gid, 37;");
+        self.line("mov.u64 %rd_t, 1048576;");
+        self.line("add.u64 %rd_t, %rd_out, %rd_t;");
+        self.line(&format!("@%p_l st.global.u32 [%rd_t], {v};"));
+    }
+
+    /// A block of statements (`n` of them), structured.
+    fn block(&mut self, n: u64) {
+        for _ in 0..self.rng.below(n) + 1 {
+            match self.rng.below(21) {
+                20 => self.warp_exchange(),
+                0..=9 => {
+                    let k = self.rng.below(6) + 1;
+                    self.straight(k)
+                }
+                10..=11 if self.depth < 2 => self.if_else(),
+                12..=13 if self.depth < 2 => self.loop_(),
+                14 if !self.divergent => self.shared_phase(),
+                15 if !self.divergent => self.warp_op(),
+                16 => self.atomic(),
+                17 => self.call(),
+                18 if !self.divergent && self.rng.chance(20) => self.printf(),
+                18 => self.warp_exchange(),
+                19 if self.rng.chance(4) => self.store_oob(),
+                _ => self.straight(2),
+            }
+        }
+    }
+}
+
+/// Generates the test case of `seed`.
+pub fn generate(seed: u64) -> Program {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        body: String::new(),
+        labels: 0,
+        depth: 0,
+        divergent: false,
+        uses_shared: false,
+        uses_call: false,
+        uses_printf: false,
+        fault: false,
+    };
+    let block = *g.rng.pick(&[32u32, 64, 96, 128]);
+    let grid = g.rng.below(3) as u32 + 1;
+    let threads = (block * grid) as usize;
+    // Thread data: random bits with edge values mixed in.
+    let mut input = vec![0u8; threads * IN_STRIDE];
+    for chunk in input.chunks_mut(8) {
+        let v = match g.rng.below(4) {
+            0 => *g.rng.pick(EDGE64),
+            1 => {
+                let a = *g.rng.pick(EDGE32) as u64;
+                let b = *g.rng.pick(EDGE32) as u64;
+                a | b << 32
+            }
+            2 => g.rng.below(100),
+            _ => g.rng.next(),
+        };
+        chunk.copy_from_slice(&v.to_le_bytes());
+    }
+    g.block(30);
+
+    let mut ptx = String::new();
+    ptx.push_str(".version 8.0\n.target sm_80\n.address_size 64\n\n");
+    ptx.push_str(".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n");
+    let fmt = b"t%d: %d %g\n\0";
+    let bytes: Vec<String> = fmt.iter().map(|b| b.to_string()).collect();
+    let _ = writeln!(
+        ptx,
+        ".global .align 1 .b8 fmt[{}] = {{{}}};",
+        fmt.len(),
+        bytes.join(", ")
+    );
+    ptx.push_str(".shared .align 4 .b8 sbuf[512];\n.shared .align 4 .b8 xbuf[512];\n\n");
+    ptx.push_str(
+        ".func (.param .b32 func_retval0) helper(.param .b32 helper_param_0, .param .b32 helper_param_1)\n{\n\t.reg .pred %hp;\n\t.reg .b32 %hr<4>;\n\tld.param.u32 %hr0, [helper_param_0];\n\tld.param.u32 %hr1, [helper_param_1];\n\tsetp.lt.s32 %hp, %hr0, %hr1;\n\t@%hp bra $HL1;\n\tmul.lo.s32 %hr2, %hr0, 3;\n\tadd.s32 %hr2, %hr2, %hr1;\n\tbra.uni $HL2;\n$HL1:\n\txor.b32 %hr2, %hr0, %hr1;\n\tshr.u32 %hr2, %hr2, 1;\n$HL2:\n\tst.param.b32 [func_retval0+0], %hr2;\n\tret;\n}\n\n",
+    );
+    ptx.push_str(".visible .entry fuzz(.param .u64 p_in, .param .u64 p_out, .param .u64 p_at, .param .u32 p_n)\n{\n");
+    let _ = writeln!(
+        ptx,
+        "\t.local .align 8 .b8 loc[96];\n\t.reg .pred %p<{NP}>;\n\t.reg .pred %p_l;\n\t.reg .b32 %r<{NR}>;\n\t.reg .b64 %rd<{NRD}>;\n\t.reg .f32 %f<{NF}>;\n\t.reg .f64 %fd<{NFD}>;\n\t.reg .b16 %h<{NH}>;"
+    );
+    ptx.push_str("\t.reg .b32 %r_t, %r_c0, %r_c1, %r_c2, %r_tid, %r_ntid, %r_gid, %r_n;\n");
+    ptx.push_str("\t.reg .b64 %rd_t, %rd_t2, %rd_in, %rd_gin, %rd_out, %rd_at, %rd_loc, %rd_sh, %rd_slot, %rd_x, %rd_inbase;\n\t.reg .f64 %fd_t;\n");
+    ptx.push_str("\tld.param.u64 %rd_t, [p_in];\n\tcvta.to.global.u64 %rd_in, %rd_t;\n");
+    ptx.push_str("\tld.param.u64 %rd_t, [p_out];\n\tcvta.to.global.u64 %rd_out, %rd_t;\n");
+    ptx.push_str("\tld.param.u64 %rd_t, [p_at];\n\tcvta.to.global.u64 %rd_at, %rd_t;\n");
+    ptx.push_str("\tld.param.u32 %r_n, [p_n];\n");
+    ptx.push_str("\tmov.u32 %r_tid, %tid.x;\n\tmov.u32 %r_ntid, %ntid.x;\n\tmov.u32 %r_t, %ctaid.x;\n\tmad.lo.s32 %r_gid, %r_t, %r_ntid, %r_tid;\n");
+    let _ = writeln!(
+        ptx,
+        "\tmul.wide.u32 %rd_t, %r_gid, {IN_STRIDE};\n\tmov.u64 %rd_inbase, %rd_in;\n\tadd.u64 %rd_in, %rd_in, %rd_t;\n\tcvta.global.u64 %rd_gin, %rd_in;"
+    );
+    ptx.push_str("\tmov.u64 %rd_loc, loc;\n");
+    ptx.push_str("\tmul.wide.u32 %rd_t, %r_tid, 4;\n\tmov.u64 %rd_sh, sbuf;\n\tadd.u64 %rd_sh, %rd_sh, %rd_t;\n");
+    // Initial register values from the input.
+    for i in 0..NR {
+        let _ = writeln!(
+            ptx,
+            "\tld.global.u32 %r{i}, [%rd_in+{}];",
+            (i * 4) % IN_STRIDE as u64
+        );
+    }
+    for i in 0..NRD {
+        let _ = writeln!(
+            ptx,
+            "\tld.global.u64 %rd{i}, [%rd_in+{}];",
+            (i * 8 + 8) % IN_STRIDE as u64
+        );
+    }
+    for i in 0..NF {
+        let _ = writeln!(
+            ptx,
+            "\tld.global.f32 %f{i}, [%rd_in+{}];",
+            (i * 4 + 20) % IN_STRIDE as u64
+        );
+    }
+    for i in 0..NFD {
+        let _ = writeln!(
+            ptx,
+            "\tld.global.f64 %fd{i}, [%rd_in+{}];",
+            (i * 8 + 16) % IN_STRIDE as u64
+        );
+    }
+    for i in 0..NH {
+        let _ = writeln!(ptx, "\tld.global.u16 %h{i}, [%rd_in+{}];", i * 2 + 6);
+    }
+    for i in 0..NP {
+        let _ = writeln!(
+            ptx,
+            "\tsetp.lt.u32 %p{i}, %r{}, %r{};",
+            i % NR,
+            (i * 5 + 3) % NR
+        );
+    }
+    for i in 0..8 {
+        let _ = writeln!(ptx, "\tst.local.u64 [%rd_loc+{}], %rd{};", i * 8, i % NRD);
+    }
+    ptx.push_str(&g.body);
+    // Every register to this thread's slots.
+    let _ = writeln!(
+        ptx,
+        "\tmul.wide.u32 %rd_t, %r_gid, {};\n\tadd.u64 %rd_slot, %rd_out, %rd_t;",
+        SLOTS * 8
+    );
+    let mut k = 0;
+    let mut st = |ptx: &mut String, ty: &str, reg: String| {
+        let _ = writeln!(ptx, "\tst.global.{ty} [%rd_slot+{}], {reg};", k * 8);
+        k += 1;
+    };
+    for i in 0..NR {
+        st(&mut ptx, "u32", format!("%r{i}"));
+    }
+    for i in 0..NRD {
+        st(&mut ptx, "u64", format!("%rd{i}"));
+    }
+    for i in 0..NF {
+        st(&mut ptx, "f32", format!("%f{i}"));
+    }
+    for i in 0..NFD {
+        st(&mut ptx, "f64", format!("%fd{i}"));
+    }
+    for i in 0..NH {
+        st(&mut ptx, "u16", format!("%h{i}"));
+    }
+    for i in 0..NP {
+        let _ = writeln!(ptx, "\tselp.u32 %r_t, 1, 0, %p{i};");
+        st(&mut ptx, "u32", "%r_t".to_string());
+    }
+    for i in 0..4 {
+        let _ = writeln!(ptx, "\tld.local.u64 %rd_t, [%rd_loc+{}];", i * 8);
+        st(&mut ptx, "u64", "%rd_t".to_string());
+    }
+    debug_assert!(k <= SLOTS);
+    ptx.push_str("\tret;\n}\n");
+    let _ = (g.uses_shared, g.uses_call, g.uses_printf, g.fault);
+    Program {
+        ptx,
+        grid,
+        block,
+        input,
+        out_bytes: threads * SLOTS * 8,
+        atomic_bytes: 64,
+        n: threads as u32,
+    }
+}
