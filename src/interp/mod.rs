@@ -161,12 +161,15 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
         // Release barriers that can complete.
         let exited = Cta::threads_exited(&warps);
         let mut released = false;
+        let mut waiting = [0u32; 16];
+        for w in &warps {
+            if let Some(id) = w.waiting_on() {
+                waiting[id as usize] += 1;
+            }
+        }
         for id in 0..16usize {
-            let waiting: Vec<usize> = (0..warps.len())
-                .filter(|&k| warps[k].waiting_on() == Some(id as u32))
-                .collect();
             let b = &cta.barriers[id];
-            if b.arrived == 0 && waiting.is_empty() {
+            if waiting[id] == 0 {
                 continue;
             }
             let expected = b.expected.unwrap_or(cta.nthreads);
@@ -174,10 +177,13 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
                 Some(n) => b.arrived >= n,
                 None => b.arrived + exited >= expected,
             };
-            if complete && !waiting.is_empty() {
+            if complete {
                 let b = std::mem::take(&mut cta.barriers[id]);
-                for k in waiting {
-                    warps[k].release_barrier(b.trues, b.falses == 0, b.trues > 0);
+                for w in warps
+                    .iter_mut()
+                    .filter(|w| w.waiting_on() == Some(id as u32))
+                {
+                    w.release_barrier(b.trues, b.falses == 0, b.trues > 0);
                 }
                 released = true;
             }

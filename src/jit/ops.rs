@@ -312,10 +312,22 @@ impl PieceBuilder<'_, '_> {
                 _ => {}
             }
         }
+        let f32_only = matches!(o, FloatOp::RcpApprox | FloatOp::SqrtApprox | FloatOp::Rsqrt);
+        let f64_only = o == FloatOp::DivApprox;
         if !matches!(
             o,
-            FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma | FloatOp::MulAdd
-        ) {
+            FloatOp::Add
+                | FloatOp::Sub
+                | FloatOp::Mul
+                | FloatOp::Fma
+                | FloatOp::MulAdd
+                | FloatOp::Div
+                | FloatOp::DivFull
+                | FloatOp::Rcp
+                | FloatOp::Sqrt
+        ) && !(f32_only && ty == Ty::F32)
+            && !(f64_only && ty == Ty::F64)
+        {
             return None;
         }
         let conv = |p: &mut Self, v: Value| {
@@ -327,14 +339,45 @@ impl PieceBuilder<'_, '_> {
             }
         };
         let a = conv(self, s[0]);
-        let b = conv(self, s[1]);
+        let one = |p: &mut Self| {
+            if ty == Ty::F32 {
+                p.b.ins().f32const(1.0)
+            } else {
+                p.b.ins().f64const(1.0)
+            }
+        };
         let r = match o {
-            FloatOp::Add => self.b.ins().fadd(a, b),
-            FloatOp::Sub => self.b.ins().fsub(a, b),
-            FloatOp::Mul => self.b.ins().fmul(a, b),
-            _ => {
+            FloatOp::Add
+            | FloatOp::Sub
+            | FloatOp::Mul
+            | FloatOp::Div
+            | FloatOp::DivFull
+            | FloatOp::DivApprox => {
+                let b = conv(self, s[1]);
+                match o {
+                    FloatOp::Add => self.b.ins().fadd(a, b),
+                    FloatOp::Sub => self.b.ins().fsub(a, b),
+                    FloatOp::Mul => self.b.ins().fmul(a, b),
+                    _ => self.b.ins().fdiv(a, b),
+                }
+            }
+            FloatOp::Fma | FloatOp::MulAdd => {
+                let b = conv(self, s[1]);
                 let c = conv(self, s[2]);
                 self.b.ins().fma(a, b, c)
+            }
+            FloatOp::Rcp | FloatOp::RcpApprox => {
+                let o1 = one(self);
+                self.b.ins().fdiv(o1, a)
+            }
+            FloatOp::Sqrt | FloatOp::SqrtApprox => self.b.ins().sqrt(a),
+            _ => {
+                // rsqrt.approx.f32: 1/sqrt in f64, rounded once to f32.
+                let x = self.b.ins().fpromote(types::F64, a);
+                let r = self.b.ins().sqrt(x);
+                let o1 = self.b.ins().f64const(1.0);
+                let q = self.b.ins().fdiv(o1, r);
+                self.b.ins().fdemote(types::F32, q)
             }
         };
         if ty == Ty::F32 {
