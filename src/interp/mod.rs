@@ -73,6 +73,31 @@ pub struct LaunchCtx<'a> {
     pub start: Instant,
     /// Compiled pieces to run instead of interpreting (the JIT engine).
     pub code: Option<&'a dyn abi::CompiledCode>,
+    /// The kernel's registers that must start at zero ([`registers_to_zero`]).
+    pub zeroed_regs: &'a [ir::Reg],
+}
+
+/// The registers of `f` a program can observe before writing them: those
+/// live at its entry (possibly read before any write), and the sources of
+/// shuffles, which read inactive lanes too. Warps start with these at zero
+/// (and may reuse register files from earlier CTAs for the rest).
+pub fn registers_to_zero(f: &ir::Function) -> Vec<ir::Reg> {
+    let live = ir::liveness::Liveness::compute(f).live_at(f, f.entry, 0);
+    let mut regs: Vec<ir::Reg> = f.regs.keys().filter(|r| live.contains(*r)).collect();
+    for block in f.blocks.values() {
+        for op in &block.ops {
+            if let ir::OpKind::Shfl { .. } = op.kind {
+                for s in &op.srcs {
+                    if let ir::Src::Reg(r) = s {
+                        regs.push(*r);
+                    }
+                }
+            }
+        }
+    }
+    regs.sort();
+    regs.dedup();
+    regs
 }
 
 /// One printf call's output.
@@ -137,39 +162,61 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
         barriers: Default::default(),
     };
     let nwarps = nthreads.div_ceil(32);
-    let mut warps: Vec<Warp> = (0..nwarps)
-        .map(|w| {
-            let valid = if (w + 1) * 32 <= nthreads {
-                u32::MAX
-            } else {
-                (1u32 << (nthreads - w * 32)) - 1
-            };
-            Warp::new(ctx, ctaid, w, valid)
-        })
-        .collect();
+    // Warps (their register files, local memory and environments) are
+    // reused from earlier CTAs run on this thread.
+    let mut warps: Vec<Warp> = WARP_POOL.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        (0..nwarps)
+            .map(|w| {
+                let valid = if (w + 1) * 32 <= nthreads {
+                    u32::MAX
+                } else {
+                    (1u32 << (nthreads - w * 32)) - 1
+                };
+                match pool.pop() {
+                    Some(mut warp) => {
+                        warp.reset(ctx, ctaid, w, valid);
+                        warp
+                    }
+                    None => Warp::new(ctx, ctaid, w, valid),
+                }
+            })
+            .collect()
+    });
+    let result = schedule(&mut cta, &mut warps);
+    WARP_POOL.with(|pool| pool.borrow_mut().append(&mut warps));
+    result.map(|()| cta.output)
+}
+
+thread_local! {
+    static WARP_POOL: std::cell::RefCell<Vec<Warp>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Lets the warps of a CTA take turns until all finish, releasing barriers.
+fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
     loop {
         let mut progressed = false;
         for w in warps.iter_mut() {
             if w.runnable() {
-                w.run(&mut cta)?;
+                w.run(cta)?;
                 progressed = true;
             }
         }
         if warps.iter().all(|w| w.done()) {
-            return Ok(cta.output);
+            return Ok(());
         }
         // Release barriers that can complete.
-        let exited = Cta::threads_exited(&warps);
+        let exited = Cta::threads_exited(warps);
         let mut released = false;
         let mut waiting = [0u32; 16];
-        for w in &warps {
+        for w in warps.iter() {
             if let Some(id) = w.waiting_on() {
                 waiting[id as usize] += 1;
             }
         }
-        for id in 0..16usize {
+        for (id, &n) in waiting.iter().enumerate() {
             let b = &cta.barriers[id];
-            if waiting[id] == 0 {
+            if n == 0 {
                 continue;
             }
             let expected = b.expected.unwrap_or(cta.nthreads);
@@ -192,7 +239,7 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
             let first = warps.iter().find(|w| w.waiting_on().is_some());
             let (span, func, thread) =
                 first
-                    .map(|w| w.position(&cta))
+                    .map(|w| w.position(cta))
                     .unwrap_or((Span::DUMMY, None, [0; 3]));
             let waits: Vec<String> = warps
                 .iter()
@@ -215,7 +262,7 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
                 loc: None,
             });
         }
-        if ctx.cancel.load(Ordering::Relaxed) {
+        if cta.ctx.cancel.load(Ordering::Relaxed) {
             return Err(Fault {
                 kind: FaultKind::Cancelled,
                 message: "cancelled".into(),

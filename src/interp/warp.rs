@@ -111,13 +111,63 @@ impl Warp {
             local: (0..32).map(|_| vec![0u8; frame_size]).collect(),
             state: State::Ready,
             clock: 0,
-            env: ctx.code.map(|_| Self::piece_env(ctx, ctaid, index)),
+            env: ctx
+                .code
+                .map(|_| Box::new(Self::piece_env(ctx, ctaid, index))),
             scratch: Vec::new(),
         }
     }
 
+    /// Readies a warp that ran an earlier CTA for `index` of CTA `ctaid`,
+    /// keeping its allocations. Registers are not all cleared: only those
+    /// the kernel may read before writing them (`LaunchCtx::zeroed_regs`)
+    /// start at zero, which is all the program can observe.
+    pub(super) fn reset(&mut self, ctx: &LaunchCtx, ctaid: [u32; 3], index: u32, valid: u32) {
+        let kernel = &ctx.module.functions[ctx.kernel];
+        self.frames.truncate(1);
+        if self.frames.is_empty() {
+            *self = Warp::new(ctx, ctaid, index, valid);
+            return;
+        }
+        let frame = &mut self.frames[0];
+        frame.func = ctx.kernel;
+        let n = kernel.regs.len();
+        if frame.regs.len() > n {
+            frame.regs.truncate(n);
+        } else {
+            frame.regs.resize(n, [0; 32]);
+        }
+        for r in ctx.zeroed_regs {
+            frame.regs[r.index()] = [0; 32];
+        }
+        frame.base = 0;
+        frame.stack.clear();
+        frame.stack.push(Entry {
+            block: kernel.entry,
+            pc: 0,
+            mask: valid,
+            reconv: None,
+        });
+        frame.call_mask = valid;
+        frame.rets.clear();
+        let frame_size = kernel.frame_size as usize;
+        for mem in &mut self.local {
+            mem.clear();
+            mem.resize(frame_size, 0);
+        }
+        self.index = index;
+        self.valid = valid;
+        self.exited = 0;
+        self.state = State::Ready;
+        self.clock = 0;
+        match (&mut self.env, ctx.code) {
+            (Some(env), Some(_)) => **env = Self::piece_env(ctx, ctaid, index),
+            (env, code) => *env = code.map(|_| Box::new(Self::piece_env(ctx, ctaid, index))),
+        }
+    }
+
     /// The parts of a piece environment fixed for the warp's lifetime.
-    fn piece_env(ctx: &LaunchCtx, ctaid: [u32; 3], index: u32) -> Box<PieceEnv> {
+    fn piece_env(ctx: &LaunchCtx, ctaid: [u32; 3], index: u32) -> PieceEnv {
         let [bx, by, _] = ctx.block;
         let mut lanes = [[0u32; 3]; 32];
         // Lane 0's coordinates, then step through the block without dividing.
@@ -137,7 +187,7 @@ impl Warp {
         }
         let tid: [[u32; 32]; 3] = std::array::from_fn(|d| std::array::from_fn(|l| lanes[l][d]));
         let shared = ctx.module.shared_dynamic_offset as u64 + ctx.dynamic_shared as u64;
-        Box::new(PieceEnv {
+        PieceEnv {
             regs: std::ptr::null_mut(),
             arena: ctx.memory.arena_ptr(),
             memory: ctx.memory,
@@ -169,7 +219,7 @@ impl Warp {
             region_ops: 0,
             region_steps: 0,
             region_cost: 0,
-        })
+        }
     }
 
     /// The fault a piece recorded in its environment.
@@ -303,6 +353,8 @@ impl Warp {
                 let done = self.frames.pop().unwrap();
                 match self.frames.last_mut() {
                     None => {
+                        // Keep the kernel's frame: `reset` reuses its registers.
+                        self.frames.push(done);
                         self.state = State::Done;
                         break;
                     }

@@ -312,22 +312,23 @@ impl PieceBuilder<'_, '_> {
                 _ => {}
             }
         }
-        let f32_only = matches!(o, FloatOp::RcpApprox | FloatOp::SqrtApprox | FloatOp::Rsqrt);
-        let f64_only = o == FloatOp::DivApprox;
-        if !matches!(
-            o,
+        let supported = match o {
             FloatOp::Add
-                | FloatOp::Sub
-                | FloatOp::Mul
-                | FloatOp::Fma
-                | FloatOp::MulAdd
-                | FloatOp::Div
-                | FloatOp::DivFull
-                | FloatOp::Rcp
-                | FloatOp::Sqrt
-        ) && !(f32_only && ty == Ty::F32)
-            && !(f64_only && ty == Ty::F64)
-        {
+            | FloatOp::Sub
+            | FloatOp::Mul
+            | FloatOp::Fma
+            | FloatOp::MulAdd
+            | FloatOp::Div
+            | FloatOp::DivFull
+            | FloatOp::Rcp
+            | FloatOp::Sqrt => true,
+            // `approx` forms equal to exact ones (or, for rsqrt, an exact
+            // recipe) on these types only.
+            FloatOp::RcpApprox | FloatOp::SqrtApprox | FloatOp::Rsqrt => ty == Ty::F32,
+            FloatOp::DivApprox => ty == Ty::F64,
+            _ => false,
+        };
+        if !supported {
             return None;
         }
         let conv = |p: &mut Self, v: Value| {

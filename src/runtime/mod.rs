@@ -85,6 +85,8 @@ struct LoadedModule {
     global_addrs: Vec<u64>,
     /// Compiled on the first JIT launch, then reused.
     compiled: OnceLock<Result<jit::CompiledModule, String>>,
+    /// Per function: the registers warps must start with at zero.
+    zeroed_regs: Vec<Vec<ir::Reg>>,
 }
 
 /// A typed kernel argument (see [`Device::launch_with`]).
@@ -201,11 +203,23 @@ impl Device {
                 .write_bytes(global_addrs[id.index()], &bytes)
                 .map_err(|_| Error::InvalidArgument(format!("cannot place global `{}`", g.name)))?;
         }
+        let zeroed_regs = ir
+            .functions
+            .values()
+            .map(|f| {
+                if f.is_kernel {
+                    interp::registers_to_zero(f)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         self.modules.push(LoadedModule {
             source,
             ir,
             global_addrs,
             compiled: OnceLock::new(),
+            zeroed_regs,
         });
         Ok(ModuleId(self.modules.len() - 1))
     }
@@ -486,6 +500,7 @@ impl Device {
             stack_limit: self.options.stack_bytes,
             start,
             code,
+            zeroed_regs: &lm.zeroed_regs[kernel.index()],
         };
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
