@@ -327,6 +327,9 @@ impl PieceBuilder<'_, '_> {
             }
             OpKind::Ld { space, ty, offset } => self.load(op, index, *space, *ty, *offset),
             OpKind::St { space, ty, offset } => self.store(op, index, *space, *ty, *offset),
+            OpKind::Atom {
+                space, ty, offset, ..
+            } => self.atomic(op, index, *space, *ty, *offset),
             _ => {
                 let srcs: Vec<Value> = op.srcs.iter().map(|s| self.src(s)).collect();
                 let results = match self.inline_pure(op, &srcs) {
@@ -380,6 +383,39 @@ impl PieceBuilder<'_, '_> {
                     .stack_load(I64, I64, slot, ((MAX_OPERANDS + k) * 8) as i32)
             })
             .collect()
+    }
+
+    /// Calls [`helpers::jit_atom`]; returns (status i32, old value i64).
+    pub fn call_atom(&mut self, op: &Op, addr: Value, b: Value, c: Value) -> (Value, Value) {
+        let slot =
+            self.b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let out = self.b.ins().stack_addr(I64, slot, 0);
+        let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+        s.params = vec![
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+            AbiParam::new(I32),
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+        ];
+        s.returns = vec![AbiParam::new(I32)];
+        let sig = self.b.import_signature(s);
+        let f = self
+            .b
+            .ins()
+            .iconst(I64, helpers::jit_atom as *const () as i64);
+        let op_ptr = self.b.ins().iconst(I64, op as *const Op as i64);
+        let lane = self.b.ins().ireduce(I32, self.lane);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.env, op_ptr, lane, addr, b, c, out]);
+        let status = self.b.inst_results(call)[0];
+        let old = self.b.ins().stack_load(I64, I64, slot, 0);
+        (status, old)
     }
 
     /// Calls [`helpers::jit_global_check`]; returns its status (i32).

@@ -1,11 +1,12 @@
 //! Rust functions that compiled pieces call: the pure-op fallback (the same
 //! [`pure::eval`] the interpreter uses), the full global-memory check when
-//! the inline one does not accept an access, and fault recording. All take the [`PieceEnv`] the driver built.
+//! the inline one does not accept an access, atomics, and fault recording. All take the [`PieceEnv`] the driver built.
 
 use crate::interp::abi::{PieceEnv, FAULT_MISALIGNED, FAULT_OUT_OF_BOUNDS};
 use crate::interp::pure::{self, MAX_OPERANDS};
-use crate::ir::Op;
-use crate::runtime::memory::AccessFault;
+use crate::ir::{AtomOp, Op, OpKind, Space};
+use crate::runtime::memory::{AccessFault, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::sem;
 
 /// Computes a pure op from `MAX_OPERANDS` source values into `out`.
 ///
@@ -59,4 +60,85 @@ pub unsafe extern "C" fn jit_fault(
         env.fault_addr = addr;
         env.fault_size = size;
     }
+}
+
+/// Executes one lane's atomic `op` at `addr` with operands `b` and `c`,
+/// writing the old value to `out`: the interpreter's checks (`interp/lanes.rs`)
+/// and update rule (`sem::int::atom_int`, `sem::float::atom_float`), with
+/// host atomics for global memory. Returns 0, or `1 + fault code`.
+///
+/// # Safety
+/// `env` is a live environment (its shared and local pointers set), `op` an
+/// atomic op, `out` writable.
+pub unsafe extern "C" fn jit_atom(
+    env: *mut PieceEnv,
+    op: *const Op,
+    lane: u32,
+    addr: u64,
+    b: u64,
+    c: u64,
+    out: *mut u64,
+) -> u32 {
+    let env = &mut *env;
+    let op = &*op;
+    let OpKind::Atom {
+        space, op: aop, ty, ..
+    } = op.kind
+    else {
+        unreachable!("jit_atom runs atomics only")
+    };
+    let size = ty.bytes() as u64;
+    let mut update = |old: u64| -> u64 {
+        if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
+            sem::float::atom_float(aop, ty, old, b)
+        } else {
+            sem::int::atom_int(aop, ty, old, b, c)
+        }
+    };
+    let (space_now, off) = match space {
+        Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&addr) => {
+            (Space::Shared, addr - SHARED_WINDOW)
+        }
+        Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&addr) => {
+            (Space::Local, addr - LOCAL_WINDOW)
+        }
+        Space::Generic => (Space::Global, addr),
+        Space::FrameParam => (Space::Local, env.frame_base.wrapping_add(addr)),
+        other => (other, addr),
+    };
+    let fault = |f: AccessFault| match f {
+        AccessFault::OutOfBounds => 1 + FAULT_OUT_OF_BOUNDS,
+        AccessFault::Misaligned => 1 + FAULT_MISALIGNED,
+    };
+    let (base, len) = match space_now {
+        Space::Global | Space::Const => {
+            let memory = &*env.memory;
+            return match memory.check(off, size) {
+                Ok(o) => {
+                    *out = memory.atomic_update(o, size, &mut update);
+                    0
+                }
+                Err(f) => fault(f),
+            };
+        }
+        Space::Shared => (env.shared, env.shared_len),
+        Space::Local => (env.local_ptrs[lane as usize], env.local_lens[lane as usize]),
+        _ => return fault(AccessFault::OutOfBounds),
+    };
+    if off % size.clamp(1, 16) != 0 {
+        return fault(AccessFault::Misaligned);
+    }
+    if off.checked_add(size).is_none_or(|end| end > len) {
+        return fault(AccessFault::OutOfBounds);
+    }
+    // Shared and local memory belong to this CTA's thread: a plain
+    // read-modify-write is atomic with respect to every other lane.
+    let p = base.add(off as usize);
+    let mut bytes = [0u8; 8];
+    std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), size as usize);
+    let old = u64::from_le_bytes(bytes);
+    let new = update(old).to_le_bytes();
+    std::ptr::copy_nonoverlapping(new.as_ptr(), p, size as usize);
+    *out = old;
+    0
 }

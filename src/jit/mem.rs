@@ -17,6 +17,7 @@
 use cranelift_codegen::ir::{condcodes::IntCC, Block, InstBuilder, Value};
 
 use super::emit::{PieceBuilder, I32, I64};
+
 use crate::interp::abi::{self, offsets};
 use crate::interp::lanes::extend_is_signed;
 use crate::ir::{Op, Space, Ty};
@@ -82,6 +83,31 @@ impl PieceBuilder<'_, '_> {
                 4 => self.b.ins().istore32(flags, v, ptr, at),
                 _ => self.b.ins().store(flags, v, ptr, at),
             };
+        }
+    }
+
+    /// An atomic (`atom`, `red`) for this lane, through `helpers::jit_atom`.
+    pub fn atomic(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
+        let addr = self.src(&op.srcs[0]);
+        let addr = self.b.ins().iadd_imm_s(addr, offset);
+        let b = self.src(&op.srcs[1]);
+        let c = match op.srcs.get(2) {
+            Some(s) => self.src(s),
+            None => self.b.ins().iconst(I64, 0),
+        };
+        if matches!(space, Space::Local | Space::FrameParam | Space::Generic) {
+            self.uses_local = true;
+        }
+        let (status, old) = self.call_atom(op, addr, b, c);
+        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(status, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        let kind = self.b.ins().iadd_imm_s(status, -1);
+        self.fault(index, kind, space_code(space), addr, ty.bytes() as u64);
+        self.b.switch_to_block(ok);
+        if let Some(&d) = op.dsts.first() {
+            self.write(d, old);
         }
     }
 

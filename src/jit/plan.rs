@@ -8,9 +8,10 @@
 //! conflict with an earlier one of the same piece in another lane: any write
 //! after a read or write, or read after a write, of memory other lanes can
 //! see (global, constant and shared memory, and generic addresses, which may
-//! point at either). Local memory and parameters are private to the lane (or
-//! read-only) and never split. Warp-wide ops (shuffles, votes, barriers,
-//! calls, atomics, matrix ops, fences) end a piece and run in the driver.
+//! point at either); an atomic counts as a read and a write. Local memory and
+//! parameters are private to the lane (or read-only) and never split.
+//! Warp-wide ops (shuffles, votes, barriers, calls, matrix ops, fences) end a
+//! piece and run in the driver.
 
 use crate::interp::pure;
 use crate::ir::{Function, OpKind, Space, SpecialReg};
@@ -43,7 +44,11 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
             s,
             SpecialReg::Globaltimer | SpecialReg::GlobaltimerLo | SpecialReg::GlobaltimerHi
         ),
-        OpKind::Ld { .. } | OpKind::St { .. } | OpKind::Nop | OpKind::Activemask => true,
+        OpKind::Ld { .. }
+        | OpKind::St { .. }
+        | OpKind::Atom { .. }
+        | OpKind::Nop
+        | OpKind::Activemask => true,
         k => pure::is_pure(k),
     }
 }
@@ -68,6 +73,9 @@ pub fn run(f: &Function) -> Vec<PiecePlan> {
             let (r, w) = match op.kind {
                 OpKind::Ld { space, .. } => (visible(space), 0),
                 OpKind::St { space, .. } => (0, visible(space)),
+                // Each lane's atomic reads and writes; one per piece keeps
+                // the interpreter's lane order.
+                OpKind::Atom { space, .. } => (visible(space), visible(space)),
                 _ => (0, 0),
             };
             let conflict = (w & (read | wrote)) != 0 || (r & wrote) != 0;
@@ -116,7 +124,7 @@ pub struct RegionPlan {
 fn runs_in_region(kind: &OpKind) -> bool {
     match kind {
         OpKind::St { space, .. } => visible(*space) == 0,
-        OpKind::Activemask => false,
+        OpKind::Atom { .. } | OpKind::Activemask => false,
         OpKind::ReadSpecial(SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64) => false,
         k => runs_in_piece(k),
     }

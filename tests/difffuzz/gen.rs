@@ -582,19 +582,40 @@ impl Gen {
         }
     }
 
+    /// An atomic on a small global, shared or generic-addressed area. The
+    /// engines run lanes, warps and (in these tests) CTAs in a fixed order,
+    /// so even the old values returned must agree.
     fn atomic(&mut self) {
-        let v = self.r();
+        let (v, w, d) = (self.r(), self.r(), self.r());
         let idx = self.r();
         self.line(&format!("and.b32 %r_t, {idx}, 15;"));
         self.line("mul.wide.u32 %rd_t, %r_t, 4;");
-        self.line("add.u64 %rd_t, %rd_at, %rd_t;");
+        let space = match self.rng.below(3) {
+            0 => {
+                self.line("add.u64 %rd_t, %rd_at, %rd_t;");
+                ".global"
+            }
+            1 => {
+                self.line("mov.u64 %rd_x, xbuf;");
+                self.line("add.u64 %rd_t, %rd_x, %rd_t;");
+                ".shared"
+            }
+            _ => {
+                self.line("mov.u64 %rd_x, xbuf;");
+                self.line("cvta.shared.u64 %rd_x, %rd_x;");
+                self.line("add.u64 %rd_t, %rd_x, %rd_t;");
+                ""
+            }
+        };
         let op = *self.rng.pick(&[
-            "add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32",
+            "add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32", "exch.b32", "inc.u32",
+            "dec.u32", "add.f32",
         ]);
-        if self.rng.chance(50) {
-            self.line(&format!("red.global.{op} [%rd_t], {v};"));
-        } else {
-            self.line(&format!("atom.global.{op} %r_t, [%rd_t], {v};"));
+        let g = self.guard();
+        match self.rng.below(4) {
+            0 => self.line(&format!("{g}red{space}.{op} [%rd_t], {v};")),
+            1 => self.line(&format!("{g}atom{space}.cas.b32 {d}, [%rd_t], {v}, {w};")),
+            _ => self.line(&format!("{g}atom{space}.{op} {d}, [%rd_t], {v};")),
         }
     }
 
