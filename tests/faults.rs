@@ -270,6 +270,45 @@ fn watchdog_stops_a_runaway_kernel() {
 }
 
 #[test]
+fn watchdog_time_limit_stops_a_runaway_compiled_loop() {
+    // Mandelbrot's escape loop runs as a JIT region; with points inside the
+    // set and an iteration limit of i32::MAX it would run for hours. The
+    // region gives up after a bounded number of steps per lane and the
+    // interpreter meets the time limit.
+    let ptx = sample_ptx("mandelbrot");
+    let mut dev = Device::new(Options {
+        arena_bytes: 64 << 20,
+        watchdog_time: Some(Duration::from_secs(2)),
+        ..Options::default()
+    });
+    let m = dev.load_ptx("mandelbrot.ptx", &ptx).unwrap();
+    let k = dev.kernel(m, None).unwrap();
+    let out = dev.alloc(4 * 32).unwrap();
+    let args = [
+        warpjit::runtime::KernelArg::Ptr(out),
+        warpjit::runtime::KernelArg::I32(32),
+        warpjit::runtime::KernelArg::I32(1),
+        warpjit::runtime::KernelArg::F32(-0.1),
+        warpjit::runtime::KernelArg::F32(0.0),
+        warpjit::runtime::KernelArg::F32(0.001),
+        warpjit::runtime::KernelArg::F32(0.001),
+        warpjit::runtime::KernelArg::I32(i32::MAX),
+    ];
+    let start = std::time::Instant::now();
+    let e = match dev.launch_with(m, k, cfg(1, 32), &args) {
+        Err(Error::Launch(e)) => e,
+        other => panic!("expected the watchdog, got {other:?}"),
+    };
+    assert_eq!(e.kind, FaultKind::Watchdog, "{e}");
+    assert!(e.to_string().contains("time limit"), "{e}");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
 fn bad_launch_configurations_and_arguments_are_clear_errors() {
     let mut dev = device();
     let m = dev

@@ -397,14 +397,15 @@ impl Warp {
                             env.shared_len = cta.shared.len() as u64;
                             env.scratch = self.scratch.as_mut_ptr();
                             // A lane may run until the launch's budget is
-                            // spent, and for at most 2^28 steps, so that a
-                            // runaway loop soon falls back to the interpreter
-                            // and meets its watchdog (instructions or time).
+                            // spent, and for at most 2^23 steps, so that a
+                            // runaway loop soon (a fraction of a second per
+                            // warp) falls back to the interpreter and meets
+                            // its watchdog (instructions or time).
                             env.step_cap = ctx
                                 .budget
                                 .load(Ordering::Relaxed)
                                 .saturating_sub(steps)
-                                .min(1 << 28);
+                                .min(1 << 23);
                             if region.uses_local {
                                 for (l, mem) in self.local.iter_mut().enumerate() {
                                     env.local_ptrs[l] = mem.as_mut_ptr();
