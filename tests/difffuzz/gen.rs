@@ -257,6 +257,27 @@ impl Gen {
             16 => format!("add.f32 {d}, {a}, {b};"),
             17 => format!("fma.rn.f32 {d}, {a}, {b}, {c};"),
             18 => format!("mul.f32 {d}, {a}, 0f3F000000;"),
+            19 if self.rng.chance(50) => {
+                // Half-precision arithmetic on the 16-bit and packed registers.
+                let (x, y, z) = (self.h(), self.h(), self.h());
+                let (r, q, t) = (self.r(), self.r(), self.r());
+                match self.rng.below(8) {
+                    0 => format!("add.rn.f16 {x}, {y}, {z};"),
+                    1 => {
+                        let w = self.h();
+                        format!("fma.rn.f16 {x}, {y}, {z}, {w};")
+                    }
+                    2 => format!("mul{ftz}.f16 {x}, {y}, {z};"),
+                    3 => format!("min.f16 {x}, {y}, {z};"),
+                    4 => {
+                        let w = self.h();
+                        format!("fma.rn.bf16 {x}, {y}, {z}, {w};")
+                    }
+                    5 => format!("fma.rn.f16x2 {r}, {q}, {t}, {r};"),
+                    6 => format!("cvt.rn.bf16.f32 {x}, {c};"),
+                    _ => format!("max.bf16x2 {r}, {q}, {t};"),
+                }
+            }
             _ => {
                 let (x, y, z) = (self.fd(), self.fd(), self.fd());
                 match self.rng.below(8) {
