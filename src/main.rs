@@ -11,6 +11,8 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use warpjit::front::{self, ast, SourceFile};
 
+mod timing_cli;
+
 #[derive(Parser)]
 #[command(
     name = "warpjit",
@@ -37,7 +39,12 @@ enum Command {
         quiet: bool,
     },
     /// Launch a kernel: `warpjit run k.ptx --grid 4 --block 256 --arg in:a.bin --arg out:4096:c.bin --arg u32:1024`.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
+    /// Print a built-in timing preset (TOML) to copy and edit for `--arch-file`.
+    Preset {
+        /// sm_35 sm_52 sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90.
+        name: String,
+    },
     /// Occupancy calculator: resident blocks and warps per SM and what limits them.
     Occupancy {
         /// Architecture: sm_35 sm_52 sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90.
@@ -99,6 +106,8 @@ struct RunArgs {
     /// Print launch statistics to stderr.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    timing: timing_cli::TimingArgs,
 }
 
 fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
@@ -181,8 +190,18 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
         block: a.block,
         shared_bytes: a.shared,
     };
-    match dev.launch(m, kernel, cfg, &prepared.params) {
-        Ok(report) => {
+    let kernel_name = dev.ir(m).functions[kernel].name.clone();
+    let timing = a.timing.options(&kernel_name)?;
+    let result = match &timing {
+        Some(t) => dev
+            .launch_timed(m, kernel, cfg, &prepared.params, t)
+            .map(|(r, t)| (r, Some(t))),
+        None => dev
+            .launch(m, kernel, cfg, &prepared.params)
+            .map(|r| (r, None)),
+    };
+    match result {
+        Ok((report, timed)) => {
             print!("{}", report.printf);
             args::write_outputs(&dev, &prepared)?;
             for ((addr, size), path) in globals_out {
@@ -207,6 +226,11 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
                         report.compile_time.as_secs_f64() * 1e3
                     );
                 }
+            }
+            if let Some(t) = timed {
+                let source = SourceFile::new(a.file.display().to_string(), text.clone());
+                a.timing
+                    .print(&t, &|line| source.line_text(line as usize).to_string())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -247,7 +271,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Run(a) => run_kernel(a),
+        Command::Run(a) => run_kernel(*a),
+        Command::Preset { name } => match warpjit::timing::arch::Arch::builtin_text(&name) {
+            Some(text) => {
+                print!("{text}");
+                Ok(ExitCode::SUCCESS)
+            }
+            None => Err(warpjit::timing::Arch::builtin(&name).unwrap_err().into()),
+        },
         Command::Occupancy {
             arch,
             block,

@@ -16,7 +16,7 @@ use crate::runtime::memory::{AccessFault, FUNC_BASE};
 use crate::sem;
 
 impl Warp {
-    fn read(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
+    pub(super) fn read(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
         let frame = self.frames.last().unwrap();
         match *src {
             Src::Reg(r) => frame.regs[r.index()][lane],

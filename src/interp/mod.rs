@@ -9,6 +9,7 @@
 //! live warps all wait on barriers that cannot complete is a deadlock error.
 
 pub mod abi;
+mod drive;
 mod exec;
 pub(crate) mod lanes;
 mod matrix;
@@ -21,6 +22,7 @@ use std::time::Instant;
 use crate::front::Span;
 use crate::ir::{self, FuncId};
 use crate::runtime::memory::GlobalMemory;
+pub use drive::{Access, AccessKind, Position, Stepped};
 pub use warp::Warp;
 
 /// What went wrong in a thread.
@@ -149,11 +151,20 @@ impl<'a> Cta<'a> {
 
 /// Runs one CTA to completion.
 pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
+    let (mut cta, mut warps) = new_cta(ctx, ctaid);
+    let result = schedule(&mut cta, &mut warps);
+    retire_warps(warps);
+    result.map(|()| cta.output)
+}
+
+/// A CTA ready to run and its warps (reused from earlier CTAs run on this
+/// thread: their register files, local memory and environments).
+pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<Warp>) {
     let [bx, by, bz] = ctx.block;
     let nthreads = bx * by * bz;
     let shared_size = ctx.module.shared_dynamic_offset as usize + ctx.dynamic_shared as usize;
     let shared_size = shared_size.max(ctx.module.shared_static_size as usize);
-    let mut cta = Cta {
+    let cta = Cta {
         ctx,
         ctaid,
         shared: vec![0; shared_size],
@@ -162,9 +173,7 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
         barriers: Default::default(),
     };
     let nwarps = nthreads.div_ceil(32);
-    // Warps (their register files, local memory and environments) are
-    // reused from earlier CTAs run on this thread.
-    let mut warps: Vec<Warp> = WARP_POOL.with(|pool| {
+    let warps = WARP_POOL.with(|pool| {
         let mut pool = pool.borrow_mut();
         (0..nwarps)
             .map(|w| {
@@ -183,17 +192,89 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
             })
             .collect()
     });
-    let result = schedule(&mut cta, &mut warps);
+    (cta, warps)
+}
+
+/// Returns a finished CTA's warps to this thread's pool.
+pub fn retire_warps(mut warps: Vec<Warp>) {
     WARP_POOL.with(|pool| pool.borrow_mut().append(&mut warps));
-    result.map(|()| cta.output)
 }
 
 thread_local! {
     static WARP_POOL: std::cell::RefCell<Vec<Warp>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Releases every barrier of the CTA that can complete (exited threads
+/// count as arrived), appending the warps it releases.
+pub fn release_barriers(
+    cta: &mut Cta,
+    warps: &mut [Warp],
+    released: &mut Vec<usize>,
+) -> Result<(), Fault> {
+    let exited = Cta::threads_exited(warps);
+    let mut waiting = [0u32; 16];
+    for w in warps.iter() {
+        if let Some(id) = w.waiting_on() {
+            waiting[id as usize] += 1;
+        }
+    }
+    for (id, &n) in waiting.iter().enumerate() {
+        let b = &cta.barriers[id];
+        if n == 0 {
+            continue;
+        }
+        let expected = b.expected.unwrap_or(cta.nthreads);
+        let complete = match b.expected {
+            Some(n) => b.arrived >= n,
+            None => b.arrived + exited >= expected,
+        };
+        if complete {
+            let b = std::mem::take(&mut cta.barriers[id]);
+            for (i, w) in warps.iter_mut().enumerate() {
+                if w.waiting_on() == Some(id as u32) {
+                    w.release_barrier(b.trues, b.falses == 0, b.trues > 0);
+                    released.push(i);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The fault of a CTA whose live warps all wait at barriers that cannot
+/// complete.
+pub fn deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
+    let exited = Cta::threads_exited(warps);
+    let first = warps.iter().find(|w| w.waiting_on().is_some());
+    let (span, func, thread) =
+        first
+            .map(|w| w.position(cta))
+            .unwrap_or((Span::DUMMY, None, [0; 3]));
+    let waits: Vec<String> = warps
+        .iter()
+        .filter_map(|w| {
+            w.waiting_on()
+                .map(|b| format!("warp {} at barrier {b}", w.index))
+        })
+        .collect();
+    Fault {
+        kind: FaultKind::BarrierDeadlock,
+        message: format!(
+            "barrier deadlock: {} of {} threads exited and the rest wait forever ({})",
+            exited,
+            cta.nthreads,
+            waits.join(", ")
+        ),
+        thread,
+        func,
+        span,
+        loc: None,
+    }
+}
+
 /// Lets the warps of a CTA take turns until all finish, releasing barriers.
 fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
+    let mut released = Vec::new();
     loop {
         let mut progressed = false;
         for w in warps.iter_mut() {
@@ -205,62 +286,10 @@ fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
         if warps.iter().all(|w| w.done()) {
             return Ok(());
         }
-        // Release barriers that can complete.
-        let exited = Cta::threads_exited(warps);
-        let mut released = false;
-        let mut waiting = [0u32; 16];
-        for w in warps.iter() {
-            if let Some(id) = w.waiting_on() {
-                waiting[id as usize] += 1;
-            }
-        }
-        for (id, &n) in waiting.iter().enumerate() {
-            let b = &cta.barriers[id];
-            if n == 0 {
-                continue;
-            }
-            let expected = b.expected.unwrap_or(cta.nthreads);
-            let complete = match b.expected {
-                Some(n) => b.arrived >= n,
-                None => b.arrived + exited >= expected,
-            };
-            if complete {
-                let b = std::mem::take(&mut cta.barriers[id]);
-                for w in warps
-                    .iter_mut()
-                    .filter(|w| w.waiting_on() == Some(id as u32))
-                {
-                    w.release_barrier(b.trues, b.falses == 0, b.trues > 0);
-                }
-                released = true;
-            }
-        }
-        if !progressed && !released {
-            let first = warps.iter().find(|w| w.waiting_on().is_some());
-            let (span, func, thread) =
-                first
-                    .map(|w| w.position(cta))
-                    .unwrap_or((Span::DUMMY, None, [0; 3]));
-            let waits: Vec<String> = warps
-                .iter()
-                .filter_map(|w| {
-                    w.waiting_on()
-                        .map(|b| format!("warp {} at barrier {b}", w.index))
-                })
-                .collect();
-            return Err(Fault {
-                kind: FaultKind::BarrierDeadlock,
-                message: format!(
-                    "barrier deadlock: {} of {} threads exited and the rest wait forever ({})",
-                    exited,
-                    cta.nthreads,
-                    waits.join(", ")
-                ),
-                thread,
-                func,
-                span,
-                loc: None,
-            });
+        released.clear();
+        release_barriers(cta, warps, &mut released)?;
+        if !progressed && released.is_empty() {
+            return Err(deadlock(cta, warps));
         }
         if cta.ctx.cancel.load(Ordering::Relaxed) {
             return Err(Fault {

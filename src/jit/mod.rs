@@ -102,6 +102,19 @@ fn define(
 /// Compiles every function of `module`; `global_addrs` are the device
 /// addresses of its globals (baked into the code).
 pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModule, JitError> {
+    compile_for(module, global_addrs, false)
+}
+
+/// As [`compile`]; with `timing`, for the timing model's stepping driver:
+/// no regions (a warp must advance instruction by instruction), and pieces
+/// start at every memory access and `%clock` read, so the driver sees each
+/// access's addresses in the registers and each clock read gets its
+/// modeled issue cycle.
+pub fn compile_for(
+    module: &ir::Module,
+    global_addrs: &[u64],
+    timing: bool,
+) -> Result<CompiledModule, JitError> {
     let start = Instant::now();
     let err = |function: &str, message: String| JitError {
         function: function.to_string(),
@@ -143,7 +156,7 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
         stats.ops += func.blocks.values().map(|b| b.ops.len()).sum::<usize>();
         let liveness = ir::liveness::Liveness::compute(func);
         regions[fid] = vec![None; func.blocks.len()];
-        if std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
+        if !timing && std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
             for r in plan::regions(func) {
                 let name = format!("{}_{}_region", fid.index(), r.header.index());
                 let id = jit
@@ -164,7 +177,7 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
                 declared_regions.push((fid, r, id, live_outs, uses_local));
             }
         }
-        for p in plan::run(func) {
+        for p in plan::run(func, timing) {
             let live_after = liveness.live_at(func, p.block, p.end);
             let name = format!("{}_{}_{}", fid.index(), p.block.index(), p.start);
             let id = jit

@@ -53,8 +53,24 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
     }
 }
 
-/// The pieces of every block of `f`.
-pub fn run(f: &Function) -> Vec<PiecePlan> {
+/// Whether the timing driver needs a piece to start at `kind`: a memory
+/// access whose addresses it models, or a `%clock` read.
+fn starts_timed_piece(kind: &OpKind) -> bool {
+    match kind {
+        OpKind::Ld { space, .. } | OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
+            !matches!(space, Space::KernelParam | Space::FrameParam | Space::Const)
+        }
+        OpKind::ReadSpecial(s) => matches!(
+            s,
+            SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64
+        ),
+        _ => false,
+    }
+}
+
+/// The pieces of every block of `f` (for the timing driver with `timing`,
+/// see [`super::compile_for`]).
+pub fn run(f: &Function, timing: bool) -> Vec<PiecePlan> {
     let mut out = Vec::new();
     for (block, data) in f.blocks.iter() {
         let mut start: Option<usize> = None;
@@ -78,7 +94,9 @@ pub fn run(f: &Function) -> Vec<PiecePlan> {
                 OpKind::Atom { space, .. } => (visible(space), visible(space)),
                 _ => (0, 0),
             };
-            let conflict = (w & (read | wrote)) != 0 || (r & wrote) != 0;
+            let conflict = (w & (read | wrote)) != 0
+                || (r & wrote) != 0
+                || (timing && starts_timed_piece(&op.kind));
             if conflict {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {

@@ -10,6 +10,8 @@
 pub mod args;
 pub mod memory;
 pub mod printf;
+pub mod timed;
+pub use timed::TimingOptions;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -85,6 +87,8 @@ struct LoadedModule {
     global_addrs: Vec<u64>,
     /// Compiled on the first JIT launch, then reused.
     compiled: OnceLock<Result<jit::CompiledModule, String>>,
+    /// The build for timed launches (`jit::compile_for` with `timing`).
+    compiled_timing: OnceLock<Result<jit::CompiledModule, String>>,
     /// Per function: the registers warps must start with at zero.
     zeroed_regs: Vec<Vec<ir::Reg>>,
 }
@@ -219,6 +223,7 @@ impl Device {
             ir,
             global_addrs,
             compiled: OnceLock::new(),
+            compiled_timing: OnceLock::new(),
             zeroed_regs,
         });
         Ok(ModuleId(self.modules.len() - 1))
@@ -465,27 +470,63 @@ impl Device {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
-        let mut compile_time = Duration::ZERO;
-        let code: Option<&dyn interp::abi::CompiledCode> = match self.options.engine {
-            Engine::Interp => None,
-            Engine::Jit => {
-                let compiled = lm.compiled.get_or_init(|| {
-                    let c = jit::compile(&lm.ir, &lm.global_addrs).map_err(|e| e.to_string());
-                    if let Ok(c) = &c {
-                        compile_time = c.compile_time;
-                    }
-                    c
-                });
-                match compiled {
-                    Ok(c) => Some(c),
-                    Err(e) => return Err(Error::Jit(e.clone())),
-                }
-            }
-        };
+        let (code, compile_time) = self.code(lm, false)?;
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicBool::new(false);
-        let ctx = LaunchCtx {
+        let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
+        let [gx, gy, gz] = cfg.grid;
+        let n = gx as u64 * gy as u64 * gz as u64;
+        let results = self.run_ctas(&ctx, 0..n);
+        let mut report = self.collect(lm, f, cfg.grid, results)?;
+        report.elapsed = start.elapsed();
+        report.compile_time = compile_time;
+        Ok(report)
+    }
+
+    /// The compiled code launches use (none with the interpreter), compiled
+    /// on first use, and how long compiling took now. `timing` asks for the
+    /// timing driver's build (see `jit::compile_for`).
+    fn code<'a>(
+        &self,
+        lm: &'a LoadedModule,
+        timing: bool,
+    ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
+        let mut compile_time = Duration::ZERO;
+        if self.options.engine == Engine::Interp {
+            return Ok((None, compile_time));
+        }
+        let cell = if timing {
+            &lm.compiled_timing
+        } else {
+            &lm.compiled
+        };
+        let compiled = cell.get_or_init(|| {
+            let c = jit::compile_for(&lm.ir, &lm.global_addrs, timing).map_err(|e| e.to_string());
+            if let Ok(c) = &c {
+                compile_time = c.compile_time;
+            }
+            c
+        });
+        match compiled {
+            Ok(c) => Ok((Some(c), compile_time)),
+            Err(e) => Err(Error::Jit(e.clone())),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn launch_ctx<'a>(
+        &'a self,
+        lm: &'a LoadedModule,
+        kernel: FuncId,
+        cfg: &LaunchConfig,
+        params: &'a [u8],
+        code: Option<&'a dyn interp::abi::CompiledCode>,
+        budget: &'a AtomicU64,
+        cancel: &'a AtomicBool,
+        start: Instant,
+    ) -> LaunchCtx<'a> {
+        LaunchCtx {
             module: &lm.ir,
             kernel,
             memory: &self.memory,
@@ -494,36 +535,51 @@ impl Device {
             grid: cfg.grid,
             block: cfg.block,
             dynamic_shared: cfg.shared_bytes,
-            budget: &budget,
+            budget,
             deadline: self.options.watchdog_time.map(|t| start + t),
-            cancel: &cancel,
+            cancel,
             stack_limit: self.options.stack_bytes,
             start,
             code,
             zeroed_regs: &lm.zeroed_regs[kernel.index()],
-        };
-        let [gx, gy, gz] = cfg.grid;
-        let n = gx as u64 * gy as u64 * gz as u64;
+        }
+    }
+
+    /// Runs the CTAs `range` (linear indices) of a launch: in parallel, or
+    /// in order with `Options::sequential`.
+    fn run_ctas(
+        &self,
+        ctx: &LaunchCtx,
+        range: std::ops::Range<u64>,
+    ) -> Vec<(u64, Result<interp::CtaOutput, interp::Fault>)> {
+        let [gx, gy, _] = ctx.grid;
         let run = |i: u64| {
-            let ctaid = [
-                (i % gx as u64) as u32,
-                ((i / gx as u64) % gy as u64) as u32,
-                (i / (gx as u64 * gy as u64)) as u32,
-            ];
-            let r = interp::run_cta(&ctx, ctaid);
+            let r = interp::run_cta(ctx, cta_id(i, gx, gy));
             if r.is_err() {
-                cancel.store(true, Ordering::Relaxed);
+                ctx.cancel.store(true, Ordering::Relaxed);
             }
-            r
+            (i, r)
         };
-        let results: Vec<Result<interp::CtaOutput, interp::Fault>> = if self.options.sequential {
-            (0..n).map(run).collect()
+        if self.options.sequential {
+            range.map(run).collect()
         } else {
-            (0..n).into_par_iter().map(run).collect()
-        };
+            range.into_par_iter().map(run).collect()
+        }
+    }
+
+    /// Merges CTA results (in any order) into a report, or the first fault
+    /// in grid order.
+    fn collect(
+        &self,
+        lm: &LoadedModule,
+        f: &ir::Function,
+        grid: [u32; 3],
+        mut results: Vec<(u64, Result<interp::CtaOutput, interp::Fault>)>,
+    ) -> Result<LaunchReport, Error> {
+        results.sort_by_key(|r| r.0);
         let mut report = LaunchReport::default();
         let mut first_fault = None;
-        for (i, r) in results.into_iter().enumerate() {
+        for (i, r) in results {
             match r {
                 Ok(out) => {
                     report.warp_instructions += out.warp_instructions;
@@ -537,21 +593,15 @@ impl Device {
                 Err(fault) if fault.kind == FaultKind::Cancelled => {}
                 Err(fault) => {
                     if first_fault.is_none() {
-                        first_fault = Some((i as u64, fault));
+                        first_fault = Some((i, fault));
                     }
                 }
             }
         }
         if let Some((i, fault)) = first_fault {
-            let block = [
-                (i % gx as u64) as u32,
-                ((i / gx as u64) % gy as u64) as u32,
-                (i / (gx as u64 * gy as u64)) as u32,
-            ];
+            let block = cta_id(i, grid[0], grid[1]);
             return Err(self.launch_error(lm, f, block, fault));
         }
-        report.elapsed = start.elapsed();
-        report.compile_time = compile_time;
         Ok(report)
     }
 
@@ -593,4 +643,13 @@ impl Device {
             source_line,
         }))
     }
+}
+
+/// `%ctaid` of the CTA with linear index `i` in a grid `gx` x `gy` x _.
+pub(crate) fn cta_id(i: u64, gx: u32, gy: u32) -> [u32; 3] {
+    [
+        (i % gx as u64) as u32,
+        ((i / gx as u64) % gy as u64) as u32,
+        (i / (gx as u64 * gy as u64)) as u32,
+    ]
 }

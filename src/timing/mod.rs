@@ -1,6 +1,26 @@
-//! The timing model (in progress): for now, NVIDIA's occupancy rules over
-//! per-architecture limits. The cycle model (scheduler, dispatch, latency,
-//! memory) builds on these. Depends on nothing but itself: it knows neither
-//! the front end nor the JIT.
+//! The timing model: cycle estimates for a launch on a GPU described by an
+//! architecture preset ([`arch`]), from what execution observed.
+//!
+//! - [`occupancy`]: NVIDIA's occupancy rules (`cuda_occupancy.h`, checked).
+//! - [`program`]: static per-instruction facts (unit, registers, line).
+//! - [`sim`]: the cycle model (block scheduler, warp schedulers, dispatch,
+//!   scoreboard), driving execution through the traits of [`exec`].
+//! - [`memory`]: coalescing, caches, DRAM queue, bank conflicts.
+//! - [`report`], [`diagram`]: what users read.
+//!
+//! Depends on the IR only: it knows neither the interpreter nor the JIT
+//! (the runtime implements [`exec`]'s traits over them). See
+//! `docs/timing-model.md`.
 
+pub mod arch;
+pub mod diagram;
+pub mod exec;
+pub mod memory;
 pub mod occupancy;
+pub mod program;
+pub mod regs;
+pub mod report;
+pub mod sim;
+
+pub use arch::Arch;
+pub use report::TimingReport;

@@ -30,8 +30,10 @@ pub struct GpuLimits {
     pub shared_per_sm: u32,
     pub shared_per_block_optin: u32,
     pub reserved_shared_per_block: u32,
+    pub max_blocks_per_sm: u32,
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn limits(
     name: &'static str,
     major: u32,
@@ -40,6 +42,7 @@ const fn limits(
     shared_sm: u32,
     optin: u32,
     reserved: u32,
+    blocks: u32,
 ) -> GpuLimits {
     GpuLimits {
         name,
@@ -54,6 +57,7 @@ const fn limits(
         shared_per_sm: shared_sm,
         shared_per_block_optin: optin,
         reserved_shared_per_block: reserved,
+        max_blocks_per_sm: blocks,
     }
 }
 
@@ -61,16 +65,16 @@ const fn limits(
 /// per Compute Capability: max threads per SM; shared memory per SM and per
 /// block (opt-in); 1 KiB reserved per block from 8.0 on).
 pub const BUILTIN: &[GpuLimits] = &[
-    limits("sm_35", 3, 5, 2048, 48 * 1024, 48 * 1024, 0),
-    limits("sm_52", 5, 2, 2048, 96 * 1024, 48 * 1024, 0),
-    limits("sm_60", 6, 0, 2048, 64 * 1024, 48 * 1024, 0),
-    limits("sm_61", 6, 1, 2048, 96 * 1024, 48 * 1024, 0),
-    limits("sm_70", 7, 0, 2048, 96 * 1024, 96 * 1024, 0),
-    limits("sm_75", 7, 5, 1024, 64 * 1024, 64 * 1024, 0),
-    limits("sm_80", 8, 0, 2048, 164 * 1024, 163 * 1024, 1024),
-    limits("sm_86", 8, 6, 1536, 100 * 1024, 99 * 1024, 1024),
-    limits("sm_89", 8, 9, 1536, 100 * 1024, 99 * 1024, 1024),
-    limits("sm_90", 9, 0, 2048, 228 * 1024, 227 * 1024, 1024),
+    limits("sm_35", 3, 5, 2048, 48 * 1024, 48 * 1024, 0, 16),
+    limits("sm_52", 5, 2, 2048, 96 * 1024, 48 * 1024, 0, 32),
+    limits("sm_60", 6, 0, 2048, 64 * 1024, 48 * 1024, 0, 32),
+    limits("sm_61", 6, 1, 2048, 96 * 1024, 48 * 1024, 0, 32),
+    limits("sm_70", 7, 0, 2048, 96 * 1024, 96 * 1024, 0, 32),
+    limits("sm_75", 7, 5, 1024, 64 * 1024, 64 * 1024, 0, 16),
+    limits("sm_80", 8, 0, 2048, 164 * 1024, 163 * 1024, 1024, 32),
+    limits("sm_86", 8, 6, 1536, 100 * 1024, 99 * 1024, 1024, 16),
+    limits("sm_89", 8, 9, 1536, 100 * 1024, 99 * 1024, 1024, 24),
+    limits("sm_90", 9, 0, 2048, 228 * 1024, 227 * 1024, 1024, 32),
 ];
 
 impl GpuLimits {
@@ -103,14 +107,7 @@ impl GpuLimits {
     }
 
     fn max_blocks_per_sm(&self) -> u32 {
-        match (self.major, self.minor) {
-            (3, _) => 16,
-            (7, 5) => 16,
-            (8, 0) => 32,
-            (8, 9) => 24,
-            (8, _) => 16,
-            _ => 32,
-        }
+        self.max_blocks_per_sm
     }
 
     /// The shared-memory carveout sizes an SM can be configured to (sm_70+).

@@ -1,0 +1,636 @@
+//! The warp driver both engines share: it advances a warp through its code,
+//! running compiled regions and pieces where the JIT provides them and
+//! interpreting everything else op by op, and it owns the SIMT stack's
+//! control flow (branches, calls, returns, exits).
+//!
+//! [`Warp::run`] runs until the warp finishes or waits at a barrier (normal
+//! launches). [`Warp::step`] advances by one issue unit, a compiled piece,
+//! one op or one terminator, and reports what it executed: the timing model
+//! drives warps this way, one instruction at a time in modeled order.
+
+use cranelift_codegen::entity::EntityRef;
+use std::sync::atomic::Ordering;
+
+use super::warp::{Entry, Flow, Frame, State, Warp};
+use super::{Cta, Fault, FaultKind};
+use crate::ir::{self, Block, BlockData, FuncId, Function, Op, OpKind, Space, Terminator};
+use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+
+/// Where a settled warp stands: the next instruction to issue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub func: FuncId,
+    pub block: Block,
+    /// An op index, or the block's op count for its terminator.
+    pub pc: usize,
+    pub mask: u32,
+}
+
+/// How a memory op touches memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// The lanes' addresses of one memory op, as the timing model sees them.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub kind: AccessKind,
+    /// The space after decoding a generic address (by its first lane).
+    pub space: Space,
+    /// Bytes per lane.
+    pub size: u32,
+    /// Lanes that access (the guard applied).
+    pub mask: u32,
+    /// Per lane: the device address (global), the offset in the CTA's
+    /// shared memory, or the offset in the lane's local memory.
+    pub addrs: [u64; 32],
+}
+
+/// What one [`Warp::step`] executed.
+#[derive(Clone, Debug, Default)]
+pub struct Stepped {
+    /// Ops `pc..end` of the position's block ran (a piece or one op); 0
+    /// when the step was the terminator.
+    pub end: usize,
+    /// The memory access of the op at the position, if it is a load, store
+    /// or atomic of global, shared or local memory.
+    pub access: Option<Access>,
+    /// The warp now waits at a barrier.
+    pub barrier: bool,
+    /// The warp entered or left a function (its registers changed).
+    pub frame_changed: bool,
+}
+
+impl Warp {
+    /// Pops finished SIMT entries and returned frames (no instruction is
+    /// executed); false when the warp has finished.
+    pub(super) fn settle(&mut self) -> bool {
+        loop {
+            let Some(frame) = self.frames.last_mut() else {
+                self.state = State::Done;
+                return false;
+            };
+            let Some(top) = frame.stack.last() else {
+                // The frame returned: copy results to the caller and pop it.
+                let done = self.frames.pop().unwrap();
+                match self.frames.last_mut() {
+                    None => {
+                        // Keep the kernel's frame: `reset` reuses its registers.
+                        self.frames.push(done);
+                        self.state = State::Done;
+                        return false;
+                    }
+                    Some(caller) => {
+                        let base = caller.base;
+                        self.copy_results(&done, base);
+                        continue;
+                    }
+                }
+            };
+            if top.mask == 0 || (top.pc == 0 && Some(top.block) == top.reconv) {
+                frame.stack.pop();
+                continue;
+            }
+            return true;
+        }
+    }
+
+    fn copy_results(&mut self, done: &Frame, caller_base: u32) {
+        let live = done.call_mask & !self.exited;
+        for &(from, to, size) in &done.rets {
+            for lane in 0..32 {
+                if live & (1 << lane) != 0 {
+                    let mem = &mut self.local[lane];
+                    let (f, t) = ((done.base + from) as usize, (caller_base + to) as usize);
+                    mem.copy_within(f..f + size as usize, t);
+                }
+            }
+        }
+    }
+
+    /// Where the warp stands, once settled and not waiting or done.
+    pub fn next_position(&mut self) -> Option<Position> {
+        if self.state != State::Ready || !self.settle() {
+            return None;
+        }
+        let frame = self.frames.last().unwrap();
+        let top = frame.stack.last().unwrap();
+        Some(Position {
+            func: frame.func,
+            block: top.block,
+            pc: top.pc,
+            mask: top.mask,
+        })
+    }
+
+    /// Runs until the warp finishes or waits at a barrier.
+    pub(super) fn run(&mut self, cta: &mut Cta) -> Result<(), Fault> {
+        let ctx = cta.ctx;
+        let module = ctx.module;
+        let mut steps: u64 = 0;
+        loop {
+            if !self.settle() {
+                break;
+            }
+            let frame = self.frames.last_mut().unwrap();
+            let top = frame.stack.last().cloned().unwrap();
+            let func = &module.functions[frame.func];
+            let block = &func.blocks[top.block];
+            if top.pc == 0 && self.run_region(cta, &top, &mut steps)? {
+                continue;
+            }
+            if top.pc < block.ops.len() {
+                if self.run_piece(cta, &top, block, &mut steps)? {
+                    continue;
+                }
+                let op = &block.ops[top.pc];
+                if self.run_op(cta, op, top.mask, &mut steps)? {
+                    break;
+                }
+                continue;
+            }
+            // The terminator (a loop of empty blocks must meet the watchdog too).
+            steps += 1;
+            if steps >= 0x1000 {
+                self.check_limits(cta, None, steps).map_err(|mut f| {
+                    f.span = block.term_span;
+                    f
+                })?;
+                steps = 0;
+            }
+            self.terminator(cta, func, &top)?;
+        }
+        cta.output.warp_instructions += steps;
+        Ok(())
+    }
+
+    /// Advances by one issue unit from the settled position `at` (see
+    /// [`Warp::next_position`]): the compiled piece starting there, else its op,
+    /// else the block's terminator. `clock` is the modeled cycle at which
+    /// the unit issues (what `%clock` reads).
+    pub fn step(&mut self, cta: &mut Cta, at: Position, clock: u64) -> Result<Stepped, Fault> {
+        let module = cta.ctx.module;
+        let func = &module.functions[at.func];
+        let block = &func.blocks[at.block];
+        let mut out = Stepped::default();
+        let frames = self.frames.len();
+        let mut steps = 0u64;
+        if at.pc < block.ops.len() {
+            let op = &block.ops[at.pc];
+            out.access = self.lane_access(cta, op, at.mask);
+            // The interpreter adds an op's cost before executing it.
+            self.clock = clock.wrapping_sub(op.cost as u64);
+            let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
+            if self.run_piece(cta, &top, block, &mut steps)? {
+                out.end = self.frames.last().unwrap().stack.last().unwrap().pc;
+            } else {
+                out.end = at.pc + 1;
+                out.barrier = self.run_op(cta, op, at.mask, &mut steps)?;
+            }
+        } else {
+            steps = 1;
+            let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
+            self.terminator(cta, func, &top)?;
+        }
+        cta.output.warp_instructions += steps;
+        self.pending_steps += steps;
+        if self.pending_steps >= 0x1000 {
+            let n = std::mem::take(&mut self.pending_steps);
+            self.check_budget(cta, None, n)?;
+        }
+        out.frame_changed = self.frames.len() != frames;
+        Ok(out)
+    }
+
+    /// Runs the compiled region at the warp's position, if there is one and
+    /// it applies; true when it ran.
+    fn run_region(&mut self, cta: &mut Cta, top: &Entry, steps: &mut u64) -> Result<bool, Fault> {
+        let ctx = cta.ctx;
+        let (Some(code), Some(env)) = (ctx.code, self.env.as_deref_mut()) else {
+            return Ok(false);
+        };
+        let frame = self.frames.last_mut().unwrap();
+        let Some(region) = code.region(frame.func, top.block) else {
+            return Ok(false);
+        };
+        let reconv_inside = top
+            .reconv
+            .is_some_and(|r| region.blocks.binary_search(&r).is_ok());
+        if reconv_inside {
+            return Ok(false);
+        }
+        let need = region.live_outs * 32;
+        if self.scratch.len() < need {
+            self.scratch.resize(need, 0);
+        }
+        env.regs = frame.regs.as_mut_ptr() as *mut u64;
+        env.frame_base = frame.base as u64;
+        env.shared = cta.shared.as_mut_ptr();
+        env.shared_len = cta.shared.len() as u64;
+        env.scratch = self.scratch.as_mut_ptr();
+        // A lane may run until the launch's budget is spent, and for at most
+        // 2^23 steps, so that a runaway loop soon (a fraction of a second
+        // per warp) falls back to the interpreter and meets its watchdog
+        // (instructions or time).
+        env.step_cap = ctx
+            .budget
+            .load(Ordering::Relaxed)
+            .saturating_sub(*steps)
+            .min(1 << 23);
+        if region.uses_local {
+            for (l, mem) in self.local.iter_mut().enumerate() {
+                env.local_ptrs[l] = mem.as_mut_ptr();
+                env.local_lens[l] = mem.len() as u64;
+            }
+        }
+        // SAFETY: as for pieces (`run_piece`); the scratch holds 32 words
+        // per live-out.
+        let status = unsafe { (region.entry)(env, top.mask) };
+        if status != 0 {
+            // A fault or a runaway lane: interpret the region (nothing was
+            // written) to report it exactly.
+            return Ok(false);
+        }
+        cta.output.thread_instructions += env.region_ops;
+        *steps += env.region_steps;
+        self.clock += env.region_cost;
+        let e = frame.stack.last_mut().unwrap();
+        e.block = region.exit;
+        e.pc = 0;
+        if *steps >= 0x1000 {
+            self.check_limits(cta, None, *steps)?;
+            *steps = 0;
+        }
+        Ok(true)
+    }
+
+    /// Runs the compiled piece starting at the warp's position, if there is
+    /// one; true when it ran.
+    fn run_piece(
+        &mut self,
+        cta: &mut Cta,
+        top: &Entry,
+        block: &BlockData,
+        steps: &mut u64,
+    ) -> Result<bool, Fault> {
+        let ctx = cta.ctx;
+        let (Some(code), Some(env)) = (ctx.code, self.env.as_deref_mut()) else {
+            return Ok(false);
+        };
+        let frame = self.frames.last_mut().unwrap();
+        let Some(piece) = code.piece(frame.func, top.block, top.pc) else {
+            return Ok(false);
+        };
+        let n = piece.end as u64 - top.pc as u64;
+        *steps += n;
+        cta.output.thread_instructions += n * top.mask.count_ones() as u64;
+        env.regs = frame.regs.as_mut_ptr() as *mut u64;
+        env.frame_base = frame.base as u64;
+        env.clock = self.clock;
+        env.shared = cta.shared.as_mut_ptr();
+        env.shared_len = cta.shared.len() as u64;
+        if piece.uses_local {
+            for (l, mem) in self.local.iter_mut().enumerate() {
+                env.local_ptrs[l] = mem.as_mut_ptr();
+                env.local_lens[l] = mem.len() as u64;
+            }
+        }
+        self.clock += piece.cost as u64;
+        frame.stack.last_mut().unwrap().pc = piece.end as usize;
+        // SAFETY: the env points at this warp's live registers, local
+        // memory, the CTA's shared memory and the launch's arena, all
+        // outliving the call; the piece was compiled for this function and
+        // block.
+        let status = unsafe { (piece.entry)(env, top.mask) };
+        if status != 0 {
+            return Err(self.piece_fault(cta, block));
+        }
+        if *steps >= 0x1000 {
+            self.check_limits(cta, None, *steps)?;
+            *steps = 0;
+        }
+        Ok(true)
+    }
+
+    /// Interprets one op for the lanes of `mask`; true when the warp now
+    /// waits at a barrier.
+    fn run_op(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        mask: u32,
+        steps: &mut u64,
+    ) -> Result<bool, Fault> {
+        self.frames.last_mut().unwrap().stack.last_mut().unwrap().pc += 1;
+        *steps += 1;
+        cta.output.thread_instructions += mask.count_ones() as u64;
+        self.clock += op.cost as u64;
+        if *steps >= 0x1000 {
+            self.check_limits(cta, Some(op), *steps)?;
+            *steps = 0;
+        }
+        match self.exec(cta, op, mask)? {
+            Flow::Next => Ok(false),
+            Flow::Call {
+                func: callee,
+                args,
+                rets,
+                mask,
+            } => {
+                self.call(cta, op, callee, args, rets, mask)?;
+                Ok(false)
+            }
+            Flow::Barrier { id, dst } => {
+                self.state = State::Waiting { barrier: id, dst };
+                Ok(true)
+            }
+        }
+    }
+
+    /// Executes the terminator of the block at `top`.
+    fn terminator(&mut self, cta: &mut Cta, func: &Function, top: &Entry) -> Result<(), Fault> {
+        let block = &func.blocks[top.block];
+        let frame = self.frames.last_mut().unwrap();
+        let entry = frame.stack.last_mut().unwrap();
+        match &block.term {
+            Terminator::Jump(t) => {
+                entry.block = *t;
+                entry.pc = 0;
+            }
+            Terminator::Branch {
+                cond,
+                negated,
+                taken,
+                not_taken,
+                ..
+            } => {
+                let regs = &frame.regs[cond.index()];
+                let mut t_mask = 0u32;
+                for (lane, v) in regs.iter().enumerate() {
+                    if top.mask & (1 << lane) != 0 && ((v & 1 != 0) != *negated) {
+                        t_mask |= 1 << lane;
+                    }
+                }
+                let n_mask = top.mask & !t_mask;
+                if n_mask == 0 || t_mask == 0 {
+                    entry.block = if n_mask == 0 { *taken } else { *not_taken };
+                    entry.pc = 0;
+                } else {
+                    let inner = Self::diverge(frame, func, top);
+                    frame.stack.push(Entry {
+                        block: *not_taken,
+                        pc: 0,
+                        mask: n_mask,
+                        reconv: inner,
+                    });
+                    frame.stack.push(Entry {
+                        block: *taken,
+                        pc: 0,
+                        mask: t_mask,
+                        reconv: inner,
+                    });
+                }
+            }
+            Terminator::Switch { index, targets } => {
+                let regs = frame.regs[index.index()];
+                let mut groups: Vec<(usize, u32)> = Vec::new();
+                for (lane, v) in regs.iter().enumerate() {
+                    if top.mask & (1 << lane) != 0 {
+                        let t = *v as usize;
+                        if t >= targets.len() {
+                            let msg = format!(
+                                "brx.idx index {t} is out of range ({} targets)",
+                                targets.len()
+                            );
+                            let mut f =
+                                self.fault(cta, FaultKind::IllegalAddress, lane as u32, None, msg);
+                            f.span = block.term_span;
+                            return Err(f);
+                        }
+                        match groups.iter_mut().find(|g| g.0 == t) {
+                            Some(g) => g.1 |= 1 << lane,
+                            None => groups.push((t, 1 << lane)),
+                        }
+                    }
+                }
+                if groups.len() == 1 {
+                    entry.block = targets[groups[0].0];
+                    entry.pc = 0;
+                } else {
+                    let inner = Self::diverge(frame, func, top);
+                    for (t, m) in groups.into_iter().rev() {
+                        frame.stack.push(Entry {
+                            block: targets[t],
+                            pc: 0,
+                            mask: m,
+                            reconv: inner,
+                        });
+                    }
+                }
+            }
+            Terminator::Ret => {
+                for e in &mut frame.stack {
+                    e.mask &= !top.mask;
+                }
+            }
+            Terminator::Exit => self.exit_lanes(top.mask),
+            Terminator::Trap => {
+                let lane = top.mask.trailing_zeros();
+                let mut f = self.fault(
+                    cta,
+                    FaultKind::Trap,
+                    lane,
+                    None,
+                    "trap instruction executed".into(),
+                );
+                f.span = block.term_span;
+                return Err(f);
+            }
+            Terminator::Unset => unreachable!("verified IR has no unset terminators"),
+        }
+        Ok(())
+    }
+
+    /// Turns the top entry into the reconvergence entry of a divergent
+    /// branch (or drops it when the paths only meet at function exit) and
+    /// returns the paths' reconvergence block.
+    fn diverge(frame: &mut Frame, func: &Function, top: &Entry) -> Option<Block> {
+        let entry = frame.stack.last_mut().unwrap();
+        match func.cfg.ipdom[top.block] {
+            Some(r) => {
+                entry.block = r;
+                entry.pc = 0;
+                Some(r)
+            }
+            None => {
+                let outer = entry.reconv;
+                frame.stack.pop();
+                outer
+            }
+        }
+    }
+
+    /// The per-lane addresses of `op` if it accesses global, shared or local
+    /// memory (for the timing model; execution does not use this).
+    fn lane_access(&self, cta: &Cta, op: &Op, active: u32) -> Option<Access> {
+        let (kind, space, offset, size) = match &op.kind {
+            OpKind::Ld { space, ty, offset } => (
+                AccessKind::Load,
+                *space,
+                *offset,
+                ty.bytes() * op.dsts.len() as u32,
+            ),
+            OpKind::St { space, ty, offset } => (
+                AccessKind::Store,
+                *space,
+                *offset,
+                ty.bytes() * (op.srcs.len() as u32 - 1),
+            ),
+            OpKind::Atom {
+                space, ty, offset, ..
+            } => (AccessKind::Atomic, *space, *offset, ty.bytes()),
+            _ => return None,
+        };
+        if matches!(space, Space::KernelParam | Space::FrameParam | Space::Const) {
+            return None;
+        }
+        let regs = &self.frames.last()?.regs;
+        let mut mask = active;
+        if let Some(g) = op.guard {
+            for (lane, v) in regs[g.reg.index()].iter().enumerate() {
+                if (v & 1 != 0) == g.negated {
+                    mask &= !(1 << lane);
+                }
+            }
+        }
+        let mut addrs = [0u64; 32];
+        if let ir::Src::Reg(r) = op.srcs[0] {
+            let values = &regs[r.index()];
+            for (a, v) in addrs.iter_mut().zip(values) {
+                *a = v.wrapping_add(offset as u64);
+            }
+        } else {
+            for (lane, a) in addrs.iter_mut().enumerate() {
+                if mask & (1 << lane) != 0 {
+                    *a = self
+                        .read(cta, &op.srcs[0], lane)
+                        .wrapping_add(offset as u64);
+                }
+            }
+        }
+        let first = addrs[(mask.trailing_zeros() as usize).min(31)];
+        let space = match space {
+            Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&first) => {
+                addrs
+                    .iter_mut()
+                    .for_each(|a| *a = a.wrapping_sub(SHARED_WINDOW));
+                Space::Shared
+            }
+            Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&first) => {
+                addrs
+                    .iter_mut()
+                    .for_each(|a| *a = a.wrapping_sub(LOCAL_WINDOW));
+                Space::Local
+            }
+            Space::Generic => Space::Global,
+            s => s,
+        };
+        Some(Access {
+            kind,
+            space,
+            size,
+            mask,
+            addrs,
+        })
+    }
+
+    pub(super) fn check_limits(
+        &mut self,
+        cta: &mut Cta,
+        op: Option<&Op>,
+        steps: u64,
+    ) -> Result<(), Fault> {
+        cta.output.warp_instructions += steps;
+        self.check_budget(cta, op, steps)
+    }
+
+    /// Charges `steps` to the launch's budget and checks the watchdog.
+    fn check_budget(&mut self, cta: &mut Cta, op: Option<&Op>, steps: u64) -> Result<(), Fault> {
+        let ctx = cta.ctx;
+        let lane = self
+            .frames
+            .last()
+            .and_then(|f| f.stack.last())
+            .map(|e| e.mask.trailing_zeros())
+            .unwrap_or(0);
+        if ctx.cancel.load(Ordering::Relaxed) {
+            return Err(self.fault(cta, FaultKind::Cancelled, lane, op, "cancelled".into()));
+        }
+        let left = ctx.budget.fetch_sub(
+            steps.min(ctx.budget.load(Ordering::Relaxed)),
+            Ordering::Relaxed,
+        );
+        let over_time = ctx.deadline.is_some_and(|d| std::time::Instant::now() > d);
+        if left <= steps || over_time {
+            let why = if over_time {
+                "its time limit"
+            } else {
+                "its instruction limit"
+            };
+            let msg = format!("watchdog: the kernel exceeded {why} (a runaway loop?)");
+            return Err(self.fault(cta, FaultKind::Watchdog, lane, op, msg));
+        }
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        callee: FuncId,
+        args: Vec<(u32, u32, u32)>,
+        rets: Vec<(u32, u32, u32)>,
+        mask: u32,
+    ) -> Result<(), Fault> {
+        let module = cta.ctx.module;
+        let caller = self.frames.last().unwrap();
+        let caller_size = module.functions[caller.func].frame_size;
+        let f = &module.functions[callee];
+        let base = caller.base + caller_size;
+        let end = base as u64 + f.frame_size as u64;
+        if end > cta.ctx.stack_limit as u64 || self.frames.len() > 10_000 {
+            let lane = mask.trailing_zeros();
+            let msg = format!("stack overflow: call depth {} needs {end} bytes of local memory per thread (limit {})", self.frames.len(), cta.ctx.stack_limit);
+            return Err(self.fault(cta, FaultKind::StackOverflow, lane, Some(op), msg));
+        }
+        for lane in 0..32 {
+            if mask & (1 << lane) != 0 {
+                let mem = &mut self.local[lane];
+                if mem.len() < end as usize {
+                    mem.resize(end as usize, 0);
+                }
+                for &(from, to, size) in &args {
+                    let (f, t) = ((caller.base + from) as usize, (base + to) as usize);
+                    mem.copy_within(f..f + size as usize, t);
+                }
+            }
+        }
+        self.frames.push(Frame {
+            func: callee,
+            regs: vec![[0; 32]; f.regs.len()],
+            base,
+            stack: vec![Entry {
+                block: f.entry,
+                pc: 0,
+                mask,
+                reconv: None,
+            }],
+            call_mask: mask,
+            rets,
+        });
+        Ok(())
+    }
+}

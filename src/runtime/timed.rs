@@ -1,0 +1,246 @@
+//! Timed launches: the timing model (`crate::timing`) decides when each
+//! warp issues, and executes it then through the warp driver's single-step
+//! interface ([`interp::Warp::step`]), on the JIT's timing build (pieces
+//! that start at every memory access and clock read, no regions) or on the
+//! interpreter. Results are those of a normal launch; `%clock` reads the
+//! modeled cycle. With sampling, CTAs past the simulated waves run as in a
+//! normal launch, untimed, and the cycles are extrapolated.
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Instant;
+
+use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
+use crate::error::Error;
+use crate::interp::{self, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
+use crate::ir::{FuncId, Space};
+use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
+use crate::timing::memory::Kind;
+use crate::timing::occupancy::{occupancy, OccupancyInput};
+use crate::timing::program::Program;
+use crate::timing::sim::{simulate, SimConfig};
+use crate::timing::{regs, Arch, TimingReport};
+
+/// How to time a launch.
+#[derive(Clone, Debug)]
+pub struct TimingOptions {
+    pub arch: Arch,
+    /// Registers per thread and where the number came from; estimated
+    /// from the IR when absent.
+    pub regs: Option<(u32, String)>,
+    /// Simulate only this many waves of CTAs and extrapolate.
+    pub sample_waves: Option<u32>,
+    /// (CTA linear index, warp) pairs to record issue events for.
+    pub diagram_warps: Vec<(u64, u32)>,
+    /// The cycle window recorded for the diagram.
+    pub window: (u64, u64),
+}
+
+impl TimingOptions {
+    pub fn new(arch: Arch) -> TimingOptions {
+        TimingOptions {
+            arch,
+            regs: None,
+            sample_waves: None,
+            diagram_warps: Vec::new(),
+            window: (0, u64::MAX),
+        }
+    }
+}
+
+struct Grid<'a> {
+    ctx: &'a interp::LaunchCtx<'a>,
+    outputs: Vec<(u64, Result<CtaOutput, Fault>)>,
+}
+
+struct TimedCta<'a> {
+    linear: u64,
+    cta: Cta<'a>,
+    warps: Vec<Warp>,
+}
+
+impl<'a> GridExec for Grid<'a> {
+    type Fault = (u64, Fault);
+    type Cta = TimedCta<'a>;
+
+    fn start(&mut self, linear: u64) -> TimedCta<'a> {
+        let [gx, gy, _] = self.ctx.grid;
+        let (cta, warps) = interp::new_cta(self.ctx, cta_id(linear, gx, gy));
+        TimedCta { linear, cta, warps }
+    }
+
+    fn finish(&mut self, linear: u64, cta: TimedCta<'a>) {
+        interp::retire_warps(cta.warps);
+        self.outputs.push((linear, Ok(cta.cta.output)));
+    }
+}
+
+impl CtaExec for TimedCta<'_> {
+    type Fault = (u64, Fault);
+
+    fn warps(&self) -> usize {
+        self.warps.len()
+    }
+
+    fn next(&mut self, w: usize) -> Next {
+        let warp = &mut self.warps[w];
+        match warp.next_position() {
+            Some(p) => Next::At(Pos {
+                func: p.func,
+                block: p.block,
+                pc: p.pc,
+                mask: p.mask,
+            }),
+            None if warp.waiting_on().is_some() => Next::Waiting,
+            None => Next::Done,
+        }
+    }
+
+    fn step(&mut self, w: usize, at: Pos, clock: u64) -> Result<StepOut, (u64, Fault)> {
+        let pos = Position {
+            func: at.func,
+            block: at.block,
+            pc: at.pc,
+            mask: at.mask,
+        };
+        let out = self.warps[w]
+            .step(&mut self.cta, pos, clock)
+            .map_err(|f| (self.linear, f))?;
+        let access = out.access.map(|a| MemAccess {
+            kind: match a.kind {
+                AccessKind::Load => Kind::Load,
+                AccessKind::Store => Kind::Store,
+                AccessKind::Atomic => Kind::Atomic,
+            },
+            space: match a.space {
+                Space::Shared => MemSpace::Shared,
+                Space::Local => MemSpace::Local,
+                _ => MemSpace::Global,
+            },
+            size: a.size,
+            mask: a.mask,
+            addrs: a.addrs,
+        });
+        Ok(StepOut {
+            end: out.end,
+            access,
+            barrier: out.barrier,
+            frame_changed: out.frame_changed,
+        })
+    }
+
+    fn release(&mut self, released: &mut Vec<usize>) -> Result<(), (u64, Fault)> {
+        interp::release_barriers(&mut self.cta, &mut self.warps, released)
+            .map_err(|f| (self.linear, f))?;
+        let stuck = released.is_empty()
+            && !self.warps.iter().any(|w| w.runnable())
+            && !self.warps.iter().all(|w| w.done());
+        if stuck {
+            return Err((self.linear, interp::deadlock(&self.cta, &self.warps)));
+        }
+        Ok(())
+    }
+}
+
+impl Device {
+    /// Launches `kernel` as [`Device::launch`] does, timed by the cycle
+    /// model on `t.arch`. CTAs run one at a time on this thread, in the
+    /// model's order.
+    pub fn launch_timed(
+        &self,
+        m: ModuleId,
+        kernel: FuncId,
+        cfg: LaunchConfig,
+        params: &[u8],
+        t: &TimingOptions,
+    ) -> Result<(LaunchReport, TimingReport), Error> {
+        let lm = self.module(m);
+        let f = &lm.ir.functions[kernel];
+        self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
+        let arch = &t.arch;
+        let (regs_per_thread, regs_source) = match &t.regs {
+            Some((n, src)) => (*n, src.clone()),
+            None => (regs::estimate(&lm.ir, kernel), "estimate".to_string()),
+        };
+        let block_threads = cfg.block.iter().product::<u32>();
+        let occ = occupancy(
+            &arch.limits(),
+            &OccupancyInput {
+                block_threads,
+                regs_per_thread,
+                static_shared: lm.ir.shared_static_size,
+                dynamic_shared: cfg.shared_bytes,
+            },
+        );
+        let limiter = occ
+            .limiters
+            .first()
+            .map(|l| l.to_string())
+            .unwrap_or_default();
+        if occ.active_blocks_per_sm == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{} cannot hold one block of {block_threads} threads with {regs_per_thread} registers per thread and {} bytes of shared memory (limited by {limiter})",
+                arch.name,
+                lm.ir.shared_static_size + cfg.shared_bytes
+            )));
+        }
+        let (code, compile_time) = self.code(lm, true)?;
+        let start = Instant::now();
+        let budget = AtomicU64::new(self.options.watchdog_instructions);
+        let cancel = AtomicBool::new(false);
+        let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
+        let source = &lm.source;
+        let program = Program::build(&lm.ir, &|offset| {
+            source.line_col(offset as usize).line as u32
+        });
+        let [gx, gy, gz] = cfg.grid;
+        let n = gx as u64 * gy as u64 * gz as u64;
+        let per_wave = occ.active_blocks_per_sm as u64 * arch.chip.sm_count as u64;
+        let max_ctas = match t.sample_waves {
+            Some(w) => (w.max(1) as u64 * per_wave).min(n),
+            None => n,
+        };
+        let sim_cfg = SimConfig {
+            blocks_per_sm: occ.active_blocks_per_sm,
+            warps_per_cta: block_threads.div_ceil(32),
+            grid_ctas: n,
+            max_ctas,
+            diagram_warps: t.diagram_warps.clone(),
+            window: t.window,
+        };
+        let mut grid = Grid {
+            ctx: &ctx,
+            outputs: Vec::new(),
+        };
+        let mut timing = match simulate(arch, &program, &sim_cfg, &mut grid) {
+            Ok(r) => r,
+            Err((linear, fault)) => {
+                return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault))
+            }
+        };
+        let mut results = grid.outputs;
+        if max_ctas < n {
+            // The CTAs past the sample run untimed, as in a normal launch.
+            let (code, _) = self.code(lm, false)?;
+            let rest = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
+            results.extend(self.run_ctas(&rest, max_ctas..n));
+        }
+        let mut report = self.collect(lm, f, cfg.grid, results)?;
+        report.elapsed = start.elapsed();
+        report.compile_time = compile_time;
+        timing.arch = arch.name.clone();
+        timing.clock_mhz = arch.chip.clock_mhz;
+        let waves = |ctas: u64| ctas.div_ceil(per_wave).max(1);
+        timing.estimated_cycles = if max_ctas < n {
+            (timing.cycles as f64 * waves(n) as f64 / waves(max_ctas) as f64).round() as u64
+        } else {
+            timing.cycles
+        };
+        timing.theoretical_occupancy =
+            occ.active_warps_per_sm as f64 / arch.occupancy.max_warps_per_sm as f64;
+        timing.limiter = limiter;
+        timing.blocks_per_sm = occ.active_blocks_per_sm;
+        timing.regs_per_thread = regs_per_thread;
+        timing.regs_source = regs_source;
+        Ok((report, timing))
+    }
+}

@@ -1,0 +1,415 @@
+//! Architecture presets: everything the cycle model knows about a GPU, as
+//! data. The built-in presets (`src/timing/presets/sm_*.toml`, compiled in)
+//! cite a source beside every value; users copy one (`warpjit preset sm_80`)
+//! and edit it (`--arch-file PATH`). Loading checks every field, so a model
+//! never runs on a preset with a zero clock or a missing unit class.
+
+use serde::Deserialize;
+use std::fmt;
+
+use super::occupancy::GpuLimits;
+
+/// A GPU's parameters for the timing model (see `docs/timing-model.md`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Arch {
+    pub name: String,
+    /// "major.minor", e.g. "8.0".
+    pub compute_capability: String,
+    #[serde(default)]
+    pub description: String,
+    pub chip: Chip,
+    pub scheduler: Scheduler,
+    /// Functional units per SM, by class.
+    pub units: Units,
+    /// Dependent-issue latency in cycles, by class.
+    pub latency: Latencies,
+    pub memory: Memory,
+    pub occupancy: OccupancyLimits,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Chip {
+    pub sm_count: u32,
+    pub clock_mhz: f64,
+}
+
+/// How a warp scheduler picks among ready warps.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Start after the warp that issued last (NVIDIA's observed behaviour).
+    LooseRoundRobin,
+    /// Keep issuing from the same warp while it is ready, else the oldest.
+    GreedyThenOldest,
+    /// Always the lowest-numbered ready warp.
+    LowestNumbered,
+}
+
+/// Which instruction pairs one scheduler may issue together.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DualIssue {
+    /// One instruction per cycle whatever `issue_width` says.
+    None,
+    /// Two consecutive instructions of one warp when the second does not
+    /// depend on the first and units for both are free (Kepler, the notes'
+    /// dual-issue example).
+    Independent,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Scheduler {
+    pub schedulers_per_sm: u32,
+    pub issue_width: u32,
+    pub dual_issue: DualIssue,
+    pub policy: Policy,
+}
+
+/// Units per SM. Fractions per scheduler are allowed (2 FP64 units on an
+/// SM of 4 schedulers dispatch a warp over 64 cycles).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Units {
+    pub int: f64,
+    pub fp32: f64,
+    pub fp64: f64,
+    pub fp16: f64,
+    pub sfu: f64,
+    pub ls: f64,
+    pub control: f64,
+    pub tensor: f64,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Latencies {
+    pub int: u32,
+    pub fp32: u32,
+    pub fp64: u32,
+    pub fp16: u32,
+    pub sfu: u32,
+    pub control: u32,
+    pub tensor: u32,
+    /// Shared memory load to use, without bank conflicts.
+    pub shared: u32,
+    /// Constant cache hit (`ld.const`, `ld.param`).
+    pub constant: u32,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// When set, every global and local access takes exactly this many
+    /// cycles (the notes' assumed `L_M`): no caches, no DRAM queue.
+    #[serde(default)]
+    pub fixed_latency: Option<u32>,
+    pub l1_kib: u32,
+    pub l1_ways: u32,
+    pub l1_latency: u32,
+    /// Whether global loads allocate in L1 (Kepler sends them to L2).
+    pub l1_caches_global: bool,
+    pub l2_kib: u32,
+    pub l2_ways: u32,
+    pub l2_latency: u32,
+    pub dram_latency: u32,
+    pub dram_bandwidth_gbs: f64,
+    pub line_bytes: u32,
+    pub sector_bytes: u32,
+    pub shared_banks: u32,
+    pub shared_bank_bytes: u32,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct OccupancyLimits {
+    pub max_warps_per_sm: u32,
+    pub max_blocks_per_sm: u32,
+    pub max_threads_per_block: u32,
+    pub regs_per_sm: u32,
+    pub max_regs_per_thread: u32,
+    pub reg_alloc_unit: u32,
+    pub shared_per_sm: u32,
+    pub shared_per_block: u32,
+    pub shared_alloc_unit: u32,
+    pub reserved_shared_per_block: u32,
+}
+
+/// A functional-unit class: the index of its latency and unit count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnitClass {
+    Int = 0,
+    Fp32,
+    Fp64,
+    Fp16,
+    Sfu,
+    Ls,
+    Control,
+    Tensor,
+}
+
+impl UnitClass {
+    pub const ALL: [UnitClass; 8] = [
+        UnitClass::Int,
+        UnitClass::Fp32,
+        UnitClass::Fp64,
+        UnitClass::Fp16,
+        UnitClass::Sfu,
+        UnitClass::Ls,
+        UnitClass::Control,
+        UnitClass::Tensor,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            UnitClass::Int => "int",
+            UnitClass::Fp32 => "fp32",
+            UnitClass::Fp64 => "fp64",
+            UnitClass::Fp16 => "fp16",
+            UnitClass::Sfu => "sfu",
+            UnitClass::Ls => "ls",
+            UnitClass::Control => "control",
+            UnitClass::Tensor => "tensor",
+        }
+    }
+}
+
+impl Units {
+    pub fn of(&self, c: UnitClass) -> f64 {
+        match c {
+            UnitClass::Int => self.int,
+            UnitClass::Fp32 => self.fp32,
+            UnitClass::Fp64 => self.fp64,
+            UnitClass::Fp16 => self.fp16,
+            UnitClass::Sfu => self.sfu,
+            UnitClass::Ls => self.ls,
+            UnitClass::Control => self.control,
+            UnitClass::Tensor => self.tensor,
+        }
+    }
+}
+
+impl Latencies {
+    pub fn of(&self, c: UnitClass) -> u32 {
+        match c {
+            UnitClass::Int => self.int,
+            UnitClass::Fp32 => self.fp32,
+            UnitClass::Fp64 => self.fp64,
+            UnitClass::Fp16 => self.fp16,
+            UnitClass::Sfu => self.sfu,
+            // A load's latency comes from the memory model.
+            UnitClass::Ls => self.shared,
+            UnitClass::Control => self.control,
+            UnitClass::Tensor => self.tensor,
+        }
+    }
+}
+
+/// Why a preset was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchError {
+    pub source: String,
+    pub message: String,
+}
+
+impl fmt::Display for ArchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.source, self.message)
+    }
+}
+
+impl std::error::Error for ArchError {}
+
+/// The built-in presets, by name, as shipped (TOML text).
+pub const PRESETS: &[(&str, &str)] = &[
+    ("sm_35", include_str!("presets/sm_35.toml")),
+    ("sm_52", include_str!("presets/sm_52.toml")),
+    ("sm_60", include_str!("presets/sm_60.toml")),
+    ("sm_61", include_str!("presets/sm_61.toml")),
+    ("sm_70", include_str!("presets/sm_70.toml")),
+    ("sm_75", include_str!("presets/sm_75.toml")),
+    ("sm_80", include_str!("presets/sm_80.toml")),
+    ("sm_86", include_str!("presets/sm_86.toml")),
+    ("sm_89", include_str!("presets/sm_89.toml")),
+    ("sm_90", include_str!("presets/sm_90.toml")),
+];
+
+impl Arch {
+    /// A built-in preset by name (`sm_80`).
+    pub fn builtin(name: &str) -> Result<Arch, ArchError> {
+        match PRESETS.iter().find(|(n, _)| *n == name) {
+            Some((n, text)) => Arch::from_toml(n, text),
+            None => Err(ArchError {
+                source: name.to_string(),
+                message: format!(
+                    "unknown architecture; built-in presets: {}",
+                    PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(" ")
+                ),
+            }),
+        }
+    }
+
+    /// The TOML text of a built-in preset (to copy and edit).
+    pub fn builtin_text(name: &str) -> Option<&'static str> {
+        PRESETS.iter().find(|(n, _)| *n == name).map(|p| p.1)
+    }
+
+    /// Parses and checks a preset; `source` names it in errors.
+    pub fn from_toml(source: &str, text: &str) -> Result<Arch, ArchError> {
+        let arch: Arch = toml::from_str(text).map_err(|e| ArchError {
+            source: source.to_string(),
+            message: e.to_string(),
+        })?;
+        arch.check().map_err(|message| ArchError {
+            source: source.to_string(),
+            message,
+        })?;
+        Ok(arch)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let positive = |what: &str, v: f64| {
+            if v > 0.0 && v.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{what} must be positive (is {v})"))
+            }
+        };
+        positive("chip.sm_count", self.chip.sm_count as f64)?;
+        positive("chip.clock_mhz", self.chip.clock_mhz)?;
+        positive(
+            "scheduler.schedulers_per_sm",
+            self.scheduler.schedulers_per_sm as f64,
+        )?;
+        if !(1..=2).contains(&self.scheduler.issue_width) {
+            return Err("scheduler.issue_width must be 1 or 2".into());
+        }
+        for c in UnitClass::ALL {
+            positive(&format!("units.{}", c.name()), self.units.of(c))?;
+        }
+        let m = &self.memory;
+        for (what, v) in [
+            ("memory.l1_ways", m.l1_ways),
+            ("memory.l2_kib", m.l2_kib),
+            ("memory.l2_ways", m.l2_ways),
+            ("memory.shared_banks", m.shared_banks),
+            ("memory.shared_bank_bytes", m.shared_bank_bytes),
+        ] {
+            positive(what, v as f64)?;
+        }
+        positive("memory.dram_bandwidth_gbs", m.dram_bandwidth_gbs)?;
+        if !m.line_bytes.is_power_of_two()
+            || !m.sector_bytes.is_power_of_two()
+            || m.sector_bytes > m.line_bytes
+        {
+            return Err(
+                "memory.line_bytes and memory.sector_bytes must be powers of two, sector <= line"
+                    .into(),
+            );
+        }
+        let o = &self.occupancy;
+        for (what, v) in [
+            ("occupancy.max_warps_per_sm", o.max_warps_per_sm),
+            ("occupancy.max_blocks_per_sm", o.max_blocks_per_sm),
+            ("occupancy.max_threads_per_block", o.max_threads_per_block),
+            ("occupancy.regs_per_sm", o.regs_per_sm),
+            ("occupancy.reg_alloc_unit", o.reg_alloc_unit),
+            ("occupancy.shared_alloc_unit", o.shared_alloc_unit),
+        ] {
+            positive(what, v as f64)?;
+        }
+        self.cc()?;
+        Ok(())
+    }
+
+    /// (major, minor) of the compute capability.
+    pub fn cc(&self) -> Result<(u32, u32), String> {
+        let bad = || {
+            format!(
+                "compute_capability must be \"major.minor\" (is {:?})",
+                self.compute_capability
+            )
+        };
+        let (a, b) = self.compute_capability.split_once('.').ok_or_else(bad)?;
+        Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
+    }
+
+    /// The occupancy rules' view of this preset: NVIDIA's rules for its
+    /// compute capability, with the preset's limits.
+    pub fn limits(&self) -> GpuLimits {
+        let (major, minor) = self.cc().unwrap_or((8, 0));
+        let base = super::occupancy::BUILTIN
+            .iter()
+            .find(|g| g.major == major && g.minor == minor)
+            .copied()
+            .unwrap_or_else(|| GpuLimits::builtin("sm_80").expect("sm_80 is built in"));
+        let o = &self.occupancy;
+        GpuLimits {
+            major,
+            minor,
+            max_threads_per_block: o.max_threads_per_block,
+            max_threads_per_sm: o.max_warps_per_sm * 32,
+            regs_per_sm: o.regs_per_sm,
+            shared_per_sm: o.shared_per_sm,
+            shared_per_block_optin: o.shared_per_block,
+            reserved_shared_per_block: o.reserved_shared_per_block,
+            max_blocks_per_sm: o.max_blocks_per_sm,
+            ..base
+        }
+    }
+
+    /// Units of `class` available to one scheduler.
+    pub fn units_per_scheduler(&self, class: UnitClass) -> f64 {
+        self.units.of(class) / self.scheduler.schedulers_per_sm as f64
+    }
+
+    /// Cycles one scheduler takes to dispatch a warp's 32 threads to `class`.
+    pub fn dispatch_cycles(&self, class: UnitClass) -> u32 {
+        (32.0 / self.units_per_scheduler(class)).ceil().max(1.0) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_preset_loads_and_agrees_with_the_occupancy_rules() {
+        for (name, _) in PRESETS {
+            let a = Arch::builtin(name).unwrap();
+            assert_eq!(&a.name, name);
+            let g = GpuLimits::builtin(name).unwrap();
+            assert_eq!(a.limits(), g, "{name}: [occupancy] differs from the rules");
+        }
+    }
+
+    #[test]
+    fn every_value_cites_its_source() {
+        for (name, text) in PRESETS {
+            for (i, line) in text.lines().enumerate() {
+                let l = line.trim();
+                if l.is_empty() || l.starts_with('#') || l.starts_with('[') {
+                    continue;
+                }
+                assert!(
+                    l.contains('#') && l.split('#').nth(1).unwrap().trim().len() > 2,
+                    "{name}.toml:{}: `{l}` has no source comment",
+                    i + 1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bad_presets_are_refused_with_the_field() {
+        let text = Arch::builtin_text("sm_80")
+            .unwrap()
+            .replace("clock_mhz = 1410", "clock_mhz = 0");
+        let e = Arch::from_toml("x.toml", &text).unwrap_err();
+        assert!(e.message.contains("chip.clock_mhz"), "{e}");
+        let e = Arch::from_toml("y.toml", "name = 3").unwrap_err();
+        assert!(e.to_string().starts_with("y.toml: "), "{e}");
+    }
+}

@@ -1,0 +1,79 @@
+//! What the cycle model needs from execution, as traits: it decides when
+//! each warp issues its next instruction and asks an executor (the runtime
+//! implements these over the interpreter's warp driver and the JIT's
+//! pieces) to execute it then. The model never sees registers or memory
+//! contents, only positions, masks and the addresses a warp used.
+
+use crate::ir::{Block, FuncId};
+
+/// The next instruction of a warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub func: FuncId,
+    pub block: Block,
+    /// An op index, or the block's op count for its terminator.
+    pub pc: usize,
+    pub mask: u32,
+}
+
+/// Where a warp stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    At(Pos),
+    /// Waiting at a barrier.
+    Waiting,
+    Done,
+}
+
+/// The memory space of an access, after decoding generic addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemSpace {
+    Global,
+    Shared,
+    Local,
+}
+
+/// The addresses one memory instruction used.
+#[derive(Clone, Debug)]
+pub struct MemAccess {
+    pub kind: super::memory::Kind,
+    pub space: MemSpace,
+    /// Bytes per lane.
+    pub size: u32,
+    pub mask: u32,
+    /// Device address (global), shared offset, or the lane's local offset.
+    pub addrs: [u64; 32],
+}
+
+/// What executing one issue unit did.
+#[derive(Clone, Debug, Default)]
+pub struct StepOut {
+    /// Ops `pc..end` ran (a compiled piece or one op); 0 for a terminator.
+    pub end: usize,
+    pub access: Option<MemAccess>,
+    /// The warp waits at a barrier now.
+    pub barrier: bool,
+    /// The warp entered or left a function.
+    pub frame_changed: bool,
+}
+
+/// One resident CTA.
+pub trait CtaExec {
+    type Fault;
+    fn warps(&self) -> usize;
+    /// Where warp `w` stands (no instruction is executed).
+    fn next(&mut self, w: usize) -> Next;
+    /// Executes the issue unit at `at` for warp `w`; `%clock` reads `clock`.
+    fn step(&mut self, w: usize, at: Pos, clock: u64) -> Result<StepOut, Self::Fault>;
+    /// Releases every barrier that can complete, appending the warps it
+    /// releases; a CTA whose live warps all wait forever is a fault.
+    fn release(&mut self, released: &mut Vec<usize>) -> Result<(), Self::Fault>;
+}
+
+/// Starts and retires the CTAs of a grid.
+pub trait GridExec {
+    type Fault;
+    type Cta: CtaExec<Fault = Self::Fault>;
+    fn start(&mut self, linear: u64) -> Self::Cta;
+    fn finish(&mut self, linear: u64, cta: Self::Cta);
+}

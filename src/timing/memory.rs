@@ -1,0 +1,308 @@
+//! The memory side of the timing model, driven by the addresses a warp
+//! actually used: global and local accesses coalesced into 32-byte sectors
+//! and 128-byte lines, set-associative LRU caches (an L1 per SM, one L2),
+//! DRAM latency plus a bandwidth queue, and shared-memory bank conflicts.
+
+use super::arch::Arch;
+
+/// What one access costs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Cycles until the loaded value can be used.
+    pub latency: u32,
+    /// Extra cycles the load/store unit stays busy (replays for more lines,
+    /// or bank-conflict passes).
+    pub replays: u32,
+}
+
+/// Counters for the report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemStats {
+    pub global_loads: u64,
+    pub global_stores: u64,
+    pub global_atomics: u64,
+    pub local_accesses: u64,
+    pub sectors: u64,
+    pub lines: u64,
+    pub l1_hits: u64,
+    pub l1_misses: u64,
+    pub l2_hits: u64,
+    pub l2_misses: u64,
+    pub dram_sectors: u64,
+    pub shared_accesses: u64,
+    /// Sum and maximum of the bank-conflict degree over shared accesses.
+    pub bank_conflict_degree_sum: u64,
+    pub bank_conflict_degree_max: u32,
+}
+
+/// A set-associative cache with LRU replacement over `line`-byte lines.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    sets: usize,
+    ways: usize,
+    shift: u32,
+    /// `sets * ways` tags (line address + 1; 0 = empty), most recent first.
+    tags: Vec<u64>,
+}
+
+impl Cache {
+    pub fn new(bytes: u64, ways: u32, line: u32) -> Cache {
+        let lines = (bytes / line as u64).max(1) as usize;
+        let ways = (ways as usize).clamp(1, lines);
+        let sets = (lines / ways).max(1);
+        Cache {
+            sets,
+            ways,
+            shift: line.trailing_zeros(),
+            tags: vec![0; sets * ways],
+        }
+    }
+
+    /// Looks `addr` up, allocating on a miss; true on a hit.
+    pub fn access(&mut self, addr: u64) -> bool {
+        let line = addr >> self.shift;
+        let set = (line % self.sets as u64) as usize;
+        let ways = &mut self.tags[set * self.ways..(set + 1) * self.ways];
+        let tag = line + 1;
+        match ways.iter().position(|&t| t == tag) {
+            Some(i) => {
+                ways[..=i].rotate_right(1);
+                true
+            }
+            None => {
+                ways.rotate_right(1);
+                ways[0] = tag;
+                false
+            }
+        }
+    }
+}
+
+/// The memory system shared by all SMs: L2 and DRAM.
+pub struct MemorySystem {
+    l2: Cache,
+    /// The cycle from which DRAM can start the next sector.
+    dram_free: f64,
+    dram_cycles_per_sector: f64,
+    pub stats: MemStats,
+    fixed: Option<u32>,
+    l1_latency: u32,
+    l2_latency: u32,
+    dram_latency: u32,
+    shared_latency: u32,
+    l1_global: bool,
+    sector_shift: u32,
+    line_shift: u32,
+    banks: u32,
+    bank_bytes: u32,
+}
+
+/// Where an access goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Load,
+    Store,
+    Atomic,
+}
+
+impl MemorySystem {
+    pub fn new(arch: &Arch) -> MemorySystem {
+        let m = &arch.memory;
+        let bytes_per_cycle = m.dram_bandwidth_gbs * 1e3 / arch.chip.clock_mhz;
+        MemorySystem {
+            l2: Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.sector_bytes),
+            dram_free: 0.0,
+            dram_cycles_per_sector: m.sector_bytes as f64 / bytes_per_cycle,
+            stats: MemStats::default(),
+            fixed: m.fixed_latency,
+            l1_latency: m.l1_latency,
+            l2_latency: m.l2_latency,
+            dram_latency: m.dram_latency,
+            shared_latency: arch.latency.shared,
+            l1_global: m.l1_caches_global,
+            sector_shift: m.sector_bytes.trailing_zeros(),
+            line_shift: m.line_bytes.trailing_zeros(),
+            banks: m.shared_banks,
+            bank_bytes: m.shared_bank_bytes,
+        }
+    }
+
+    /// An L1 for one SM.
+    pub fn l1(arch: &Arch) -> Cache {
+        let m = &arch.memory;
+        Cache::new(m.l1_kib.max(1) as u64 * 1024, m.l1_ways, m.line_bytes)
+    }
+
+    /// A global (or local, `cached_in_l1`) access by the lanes of `mask` at
+    /// `addrs`, `size` bytes each, issued at `now`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn global(
+        &mut self,
+        l1: &mut Cache,
+        kind: Kind,
+        local: bool,
+        mask: u32,
+        addrs: &[u64; 32],
+        size: u32,
+        now: u64,
+    ) -> Cost {
+        match (kind, local) {
+            (_, true) => self.stats.local_accesses += 1,
+            (Kind::Load, _) => self.stats.global_loads += 1,
+            (Kind::Store, _) => self.stats.global_stores += 1,
+            (Kind::Atomic, _) => self.stats.global_atomics += 1,
+        }
+        // Unique sectors, in lane order (at most 32 lanes x 16 bytes).
+        let mut sectors = [0u64; 64];
+        let mut n = 0;
+        let mut m = mask;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = addrs[lane];
+            let first = a >> self.sector_shift;
+            let last = a.wrapping_add(size.max(1) as u64 - 1) >> self.sector_shift;
+            let mut s = first;
+            loop {
+                if !sectors[..n].contains(&s) && n < sectors.len() {
+                    sectors[n] = s;
+                    n += 1;
+                }
+                if s >= last {
+                    break;
+                }
+                s += 1;
+            }
+        }
+        let sectors = &sectors[..n];
+        let per_line = self.line_shift - self.sector_shift;
+        let mut lines = 0u32;
+        for (i, s) in sectors.iter().enumerate() {
+            if !sectors[..i].iter().any(|t| t >> per_line == s >> per_line) {
+                lines += 1;
+            }
+        }
+        self.stats.sectors += n as u64;
+        self.stats.lines += lines as u64;
+        let replays = lines.saturating_sub(1);
+        if let Some(fixed) = self.fixed {
+            return Cost {
+                latency: fixed,
+                replays,
+            };
+        }
+        let use_l1 = kind == Kind::Load && (local || self.l1_global);
+        let mut latency = 0u32;
+        for &s in sectors {
+            let addr = s << self.sector_shift;
+            if use_l1 {
+                if l1.access(addr) {
+                    self.stats.l1_hits += 1;
+                    latency = latency.max(self.l1_latency);
+                    continue;
+                }
+                self.stats.l1_misses += 1;
+            }
+            let lat = if self.l2.access(addr) {
+                self.stats.l2_hits += 1;
+                self.l2_latency
+            } else {
+                self.stats.l2_misses += 1;
+                self.stats.dram_sectors += 1;
+                let start = self.dram_free.max(now as f64);
+                self.dram_free = start + self.dram_cycles_per_sector;
+                self.dram_latency + (start - now as f64) as u32
+            };
+            latency = latency.max(lat);
+        }
+        Cost { latency, replays }
+    }
+
+    /// A shared-memory access: the bank-conflict degree is the largest
+    /// number of distinct words any bank must deliver (lanes reading the
+    /// same word share it).
+    pub fn shared(&mut self, mask: u32, addrs: &[u64; 32], size: u32) -> Cost {
+        self.stats.shared_accesses += 1;
+        let mut words: [u64; 128] = [0; 128];
+        let mut n = 0;
+        let mut m = mask;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let first = addrs[lane] / self.bank_bytes as u64;
+            let last = (addrs[lane] + size.max(1) as u64 - 1) / self.bank_bytes as u64;
+            for w in first..=last.min(first + 3) {
+                if !words[..n].contains(&w) && n < words.len() {
+                    words[n] = w;
+                    n += 1;
+                }
+            }
+        }
+        let mut per_bank = [0u32; 64];
+        let banks = self.banks.clamp(1, 64) as u64;
+        for w in &words[..n] {
+            per_bank[(w % banks) as usize] += 1;
+        }
+        let degree = per_bank.iter().copied().max().unwrap_or(0).max(1);
+        self.stats.bank_conflict_degree_sum += degree as u64;
+        self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(degree);
+        Cost {
+            latency: self.shared_latency + degree - 1,
+            replays: degree - 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arch() -> Arch {
+        Arch::builtin("sm_80").unwrap()
+    }
+
+    #[test]
+    fn coalesced_and_strided_accesses() {
+        let a = arch();
+        let mut mem = MemorySystem::new(&a);
+        let mut l1 = MemorySystem::l1(&a);
+        let addrs: [u64; 32] = std::array::from_fn(|l| 0x1000 + 4 * l as u64);
+        let c = mem.global(&mut l1, Kind::Load, false, u32::MAX, &addrs, 4, 0);
+        assert_eq!((mem.stats.sectors, mem.stats.lines), (4, 1));
+        assert_eq!(c.replays, 0);
+        assert!(
+            c.latency >= a.memory.dram_latency,
+            "a cold miss goes to DRAM"
+        );
+        let c = mem.global(&mut l1, Kind::Load, false, u32::MAX, &addrs, 4, 1000);
+        assert_eq!(c.latency, a.memory.l1_latency, "then it hits in L1");
+        let strided: [u64; 32] = std::array::from_fn(|l| 0x10_0000 + 128 * l as u64);
+        let c = mem.global(&mut l1, Kind::Load, false, u32::MAX, &strided, 4, 2000);
+        assert_eq!(c.replays, 31, "32 lines");
+    }
+
+    #[test]
+    fn bank_conflicts() {
+        let mut mem = MemorySystem::new(&arch());
+        let same: [u64; 32] = [64; 32];
+        assert_eq!(mem.shared(u32::MAX, &same, 4).replays, 0, "broadcast");
+        let linear: [u64; 32] = std::array::from_fn(|l| 4 * l as u64);
+        assert_eq!(mem.shared(u32::MAX, &linear, 4).replays, 0);
+        let stride2: [u64; 32] = std::array::from_fn(|l| 8 * l as u64);
+        assert_eq!(mem.shared(u32::MAX, &stride2, 4).replays, 1, "2-way");
+        let column: [u64; 32] = std::array::from_fn(|l| 128 * l as u64);
+        assert_eq!(mem.shared(u32::MAX, &column, 4).replays, 31, "32-way");
+        assert_eq!(mem.stats.bank_conflict_degree_max, 32);
+    }
+
+    #[test]
+    fn lru_keeps_the_recent_line() {
+        let mut c = Cache::new(2 * 128, 2, 128);
+        assert!(!c.access(0));
+        assert!(!c.access(128));
+        assert!(c.access(0));
+        assert!(!c.access(256)); // evicts 128
+        assert!(c.access(0));
+        assert!(!c.access(128));
+    }
+}

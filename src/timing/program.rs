@@ -1,0 +1,161 @@
+//! The static side of the timing model: for every op and terminator of a
+//! module, the facts issue needs before executing it: its unit class, issue
+//! cost, the registers it reads and writes (for the scoreboard), whether its
+//! latency comes from the memory model, and its PTX line. Built once per
+//! launch from the IR; the cycle model indexes it by (function, block, pc).
+
+use cranelift_codegen::entity::EntityRef;
+
+use super::arch::UnitClass;
+use crate::ir::{self, FuncId, Module, OpKind, Space, Src, Terminator, Unit};
+
+/// Where a memory op's latency comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemClass {
+    /// Not a memory access.
+    None,
+    /// Global, shared or local: from the addresses the warp used.
+    Dynamic,
+    /// Constant cache or parameter space: the preset's constant latency.
+    Constant,
+}
+
+/// One issue slot's static facts.
+#[derive(Clone, Debug)]
+pub struct Instr {
+    pub class: UnitClass,
+    /// Hardware instructions this op stands for.
+    pub cost: u16,
+    pub mem: MemClass,
+    /// Registers read (guard included), then written: `regs[srcs.0..srcs.1]`.
+    pub srcs: (u32, u32),
+    pub dsts: (u32, u32),
+    /// A barrier (`bar.sync` and friends).
+    pub barrier: bool,
+    /// A fall-through into the next block: no hardware instruction, so it
+    /// executes without taking an issue slot.
+    pub free: bool,
+    /// 1-based PTX line.
+    pub line: u32,
+    /// The op's ordinal in its function (terminators included), for labels.
+    pub ordinal: u32,
+}
+
+/// Every instruction of a module.
+pub struct Program {
+    pub instrs: Vec<Instr>,
+    pub regs: Vec<u32>,
+    /// Per function, per block: the index of its op 0 (its terminator
+    /// follows its last op).
+    base: Vec<Vec<u32>>,
+    /// Registers per function (scoreboard size).
+    pub reg_counts: Vec<usize>,
+}
+
+fn class_of(unit: Unit, kind: &OpKind) -> (UnitClass, MemClass) {
+    let mem = match kind {
+        OpKind::Ld { space, .. } | OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
+            match space {
+                Space::KernelParam | Space::FrameParam | Space::Const => MemClass::Constant,
+                _ => MemClass::Dynamic,
+            }
+        }
+        OpKind::CpAsync { .. } => MemClass::Dynamic,
+        _ => MemClass::None,
+    };
+    let class = match unit {
+        Unit::Int => UnitClass::Int,
+        Unit::Fp32 => UnitClass::Fp32,
+        Unit::Fp64 => UnitClass::Fp64,
+        Unit::Fp16 => UnitClass::Fp16,
+        Unit::Sfu => UnitClass::Sfu,
+        // Kernel parameters become constant-bank operands in SASS.
+        Unit::LsuParam => UnitClass::Int,
+        Unit::LsuGlobal | Unit::LsuLocal | Unit::LsuShared | Unit::LsuConst => UnitClass::Ls,
+        Unit::Control | Unit::Barrier => UnitClass::Control,
+        Unit::Tensor => UnitClass::Tensor,
+    };
+    (class, mem)
+}
+
+impl Program {
+    /// The table for `module`; `line_of` maps a span's start to its line.
+    pub fn build(module: &Module, line_of: &dyn Fn(u32) -> u32) -> Program {
+        let mut p = Program {
+            instrs: Vec::new(),
+            regs: Vec::new(),
+            base: Vec::new(),
+            reg_counts: Vec::new(),
+        };
+        for (_, f) in module.functions.iter() {
+            let mut bases = Vec::with_capacity(f.blocks.len());
+            let mut ordinal = 0u32;
+            for (bid, b) in f.blocks.iter() {
+                bases.push(p.instrs.len() as u32);
+                for op in &b.ops {
+                    let (class, mem) = class_of(op.unit, &op.kind);
+                    let s0 = p.regs.len() as u32;
+                    for s in &op.srcs {
+                        if let Src::Reg(r) = s {
+                            p.regs.push(r.index() as u32);
+                        }
+                    }
+                    if let Some(g) = op.guard {
+                        p.regs.push(g.reg.index() as u32);
+                    }
+                    let d0 = p.regs.len() as u32;
+                    p.regs.extend(op.dsts.iter().map(|r| r.index() as u32));
+                    p.instrs.push(Instr {
+                        class,
+                        cost: op.cost.max(1),
+                        mem,
+                        srcs: (s0, d0),
+                        dsts: (d0, p.regs.len() as u32),
+                        barrier: matches!(op.kind, OpKind::Bar { .. }),
+                        free: false,
+                        line: line_of(op.span.start),
+                        ordinal,
+                    });
+                    ordinal += 1;
+                }
+                let s0 = p.regs.len() as u32;
+                match &b.term {
+                    Terminator::Branch { cond, .. } => p.regs.push(cond.index() as u32),
+                    Terminator::Switch { index, .. } => p.regs.push(index.index() as u32),
+                    _ => {}
+                }
+                let d0 = p.regs.len() as u32;
+                p.instrs.push(Instr {
+                    class: UnitClass::Control,
+                    cost: 1,
+                    mem: MemClass::None,
+                    srcs: (s0, d0),
+                    dsts: (d0, d0),
+                    barrier: false,
+                    free: matches!(b.term, Terminator::Jump(t) if t.index() == bid.index() + 1),
+                    line: line_of(b.term_span.start),
+                    ordinal,
+                });
+                ordinal += 1;
+            }
+            p.base.push(bases);
+            p.reg_counts.push(f.regs.len());
+        }
+        p
+    }
+
+    /// The index of the instruction at `pc` of `block` (`pc` = the block's
+    /// op count for its terminator).
+    #[inline]
+    pub fn index(&self, func: FuncId, block: ir::Block, pc: usize) -> usize {
+        self.base[func.index()][block.index()] as usize + pc
+    }
+
+    pub fn srcs(&self, i: &Instr) -> &[u32] {
+        &self.regs[i.srcs.0 as usize..i.srcs.1 as usize]
+    }
+
+    pub fn dsts(&self, i: &Instr) -> &[u32] {
+        &self.regs[i.dsts.0 as usize..i.dsts.1 as usize]
+    }
+}

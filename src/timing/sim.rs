@@ -1,0 +1,724 @@
+//! The cycle model: a block scheduler places CTAs on SMs up to the
+//! occupancy limit (a new one as one retires); each SM's warp contexts are
+//! divided among its warp schedulers (context i to scheduler i mod n); each
+//! scheduler, each cycle, picks a ready warp by policy and issues up to the
+//! issue width when units are free. Dispatch takes ceil(32 / units of the
+//! class per scheduler) cycles, during which neither the class's units nor
+//! the warp's next instruction can go; a result is ready its latency after
+//! issue and a dependent instruction waits for it (stall on use), so a load
+//! does not stall issue until its value is needed. Loads take their latency
+//! from the memory model over the addresses the warp used. Barriers hold
+//! warps until the CTA's threads arrive; diverged paths run one after the
+//! other, since the executor runs them so. Cycles in which no scheduler can
+//! issue are skipped in one step (attributed to their stall reasons).
+
+use cranelift_codegen::entity::EntityRef;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::arch::{Arch, DualIssue, Policy, UnitClass};
+use super::exec::{CtaExec, GridExec, MemSpace, Next, Pos};
+use super::memory::{Cache, Kind, MemorySystem};
+use super::program::{MemClass, Program};
+use super::report::{IssueEvent, Stall, TimingReport};
+
+/// What to simulate and record.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// CTAs resident per SM at most (from the occupancy rules).
+    pub blocks_per_sm: u32,
+    pub warps_per_cta: u32,
+    pub grid_ctas: u64,
+    /// Simulate only the first CTAs (sampling); the rest are not timed.
+    pub max_ctas: u64,
+    /// Record issue events for these (CTA, warp) pairs within `window`.
+    pub diagram_warps: Vec<(u64, u32)>,
+    pub window: (u64, u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WState {
+    Ready,
+    Barrier,
+    Done,
+}
+
+/// A warp context on an SM.
+struct WarpCtx {
+    cta_slot: usize,
+    w: usize,
+    cta_linear: u64,
+    state: WState,
+    pos: Pos,
+    /// Index of the current instruction in the program.
+    cur: usize,
+    /// The current issue unit ran up to this op (exclusive); 0 = not yet run.
+    ran_until: usize,
+    ready_at: u64,
+    reason: Stall,
+    next_free: u64,
+    /// Per register: the cycle its value is ready, and whether a memory
+    /// access produces it.
+    ready: Vec<u64>,
+    from_mem: Vec<bool>,
+    record: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct UnitState {
+    busy_until: u64,
+    cycle: u64,
+    used: u32,
+}
+
+struct Sched {
+    /// Warps (by local index: context slot / schedulers) whose current
+    /// instruction's operands are ready, as a bit set.
+    ready: u64,
+    /// Warps waiting for operands: (cycle ready, local index).
+    waiting: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Warps waiting at barriers.
+    at_barrier: u32,
+    /// Loose round-robin: the local index the next scan starts at.
+    rr: u32,
+    last: Option<usize>,
+    /// The last cycle this scheduler issued in.
+    issued_at: u64,
+    units: [UnitState; 8],
+}
+
+struct CtaSlot<C> {
+    exec: C,
+    linear: u64,
+    live_warps: usize,
+    warp_slots: Vec<usize>,
+}
+
+struct Sm<C> {
+    ctas: Vec<Option<CtaSlot<C>>>,
+    warps: Vec<Option<WarpCtx>>,
+    scheds: Vec<Sched>,
+    l1: Cache,
+    resident_warps: u32,
+}
+
+/// Per-class facts of the preset, precomputed.
+struct ClassInfo {
+    dispatch: [u32; 8],
+    per_cycle: [u32; 8],
+    latency: [u32; 8],
+}
+
+struct Model<'a> {
+    arch: &'a Arch,
+    program: &'a Program,
+    classes: ClassInfo,
+    mem: MemorySystem,
+    report: TimingReport,
+    cfg: &'a SimConfig,
+    released: Vec<usize>,
+}
+
+/// Runs the grid through the cycle model; faults from execution end it.
+pub fn simulate<G: GridExec>(
+    arch: &Arch,
+    program: &Program,
+    cfg: &SimConfig,
+    grid: &mut G,
+) -> Result<TimingReport, G::Fault> {
+    let n_sched = arch.scheduler.schedulers_per_sm as usize;
+    let mut classes = ClassInfo {
+        dispatch: [1; 8],
+        per_cycle: [1; 8],
+        latency: [0; 8],
+    };
+    for c in UnitClass::ALL {
+        classes.dispatch[c as usize] = arch.dispatch_cycles(c);
+        classes.per_cycle[c as usize] =
+            ((arch.units_per_scheduler(c) / 32.0).floor() as u32).max(1);
+        classes.latency[c as usize] = arch.latency.of(c);
+    }
+    let mut model = Model {
+        arch,
+        program,
+        classes,
+        mem: MemorySystem::new(arch),
+        report: TimingReport::default(),
+        cfg,
+        released: Vec::new(),
+    };
+    let max_warps = arch.occupancy.max_warps_per_sm as usize;
+    let total = cfg.grid_ctas.min(cfg.max_ctas);
+    let mut sms: Vec<Sm<G::Cta>> = (0..arch.chip.sm_count)
+        .map(|_| Sm {
+            ctas: (0..cfg.blocks_per_sm).map(|_| None).collect(),
+            warps: (0..max_warps).map(|_| None).collect(),
+            scheds: (0..n_sched)
+                .map(|_| Sched {
+                    ready: 0,
+                    waiting: BinaryHeap::new(),
+                    at_barrier: 0,
+                    rr: 0,
+                    last: None,
+                    issued_at: u64::MAX,
+                    units: [UnitState::default(); 8],
+                })
+                .collect(),
+            l1: MemorySystem::l1(arch),
+            resident_warps: 0,
+        })
+        .collect();
+    model.report.sm_cycles = vec![0; sms.len()];
+    let mut next_cta = 0u64;
+    let mut now = 0u64;
+    // Initial placement: CTA i to SM i mod n, wave by wave.
+    'fill: for _ in 0..cfg.blocks_per_sm {
+        for sm in sms.iter_mut() {
+            if next_cta >= total {
+                break 'fill;
+            }
+            model.place(sm, grid, next_cta, now)?;
+            next_cta += 1;
+        }
+    }
+    let mut live_ctas = next_cta;
+    let mut resident_sum = 0u128;
+    // SMs are independent but for the memory system's timing: each is
+    // visited only at cycles where one of its schedulers may issue.
+    let mut wake_at = vec![0u64; sms.len()];
+    while live_ctas > 0 {
+        for (i, sm) in sms.iter_mut().enumerate() {
+            if sm.resident_warps == 0 || wake_at[i] > now {
+                continue;
+            }
+            let (issued, wake, retired) = model.cycle(sm, i, grid, now)?;
+            let mut next = if issued { now + 1 } else { wake.max(now + 1) };
+            for _ in 0..retired {
+                live_ctas -= 1;
+                if next_cta < total {
+                    model.place(sm, grid, next_cta, now + 1)?;
+                    next_cta += 1;
+                    live_ctas += 1;
+                    next = now + 1;
+                }
+            }
+            if next == u64::MAX {
+                // Every warp waits on something only this SM's progress
+                // could change; the executor reports deadlocks, so this is
+                // an SM that just emptied.
+                next = now + 1;
+            }
+            let span = next - now;
+            model.account_stalls(sm, now, span);
+            model.report.sm_cycles[i] += span;
+            resident_sum += sm.resident_warps as u128 * span as u128;
+            wake_at[i] = next;
+        }
+        let next = sms
+            .iter()
+            .zip(&wake_at)
+            .filter(|(sm, _)| sm.resident_warps > 0)
+            .map(|(_, &w)| w)
+            .min()
+            .unwrap_or(now + 1);
+        now = next.max(now + 1);
+    }
+    let end = sms.iter().zip(&wake_at).map(|(_, &w)| w).max().unwrap_or(0);
+    now = now.min(end.max(1));
+    let r = &mut model.report;
+    r.cycles = now;
+    r.simulated_ctas = total;
+    r.grid_ctas = cfg.grid_ctas;
+    let active: u64 = r.sm_cycles.iter().sum();
+    r.achieved_occupancy = if active == 0 {
+        0.0
+    } else {
+        resident_sum as f64 / (active as f64 * max_warps as f64)
+    };
+    r.memory = model.mem.stats.clone();
+    Ok(model.report)
+}
+
+impl Model<'_> {
+    /// Puts CTA `linear` on `sm`, its warps into free contexts.
+    fn place<G: GridExec>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        grid: &mut G,
+        linear: u64,
+        now: u64,
+    ) -> Result<(), G::Fault> {
+        let mut exec = grid.start(linear);
+        let n = exec.warps();
+        let slot = sm
+            .ctas
+            .iter()
+            .position(|c| c.is_none())
+            .expect("a free CTA slot");
+        let mut warp_slots = Vec::with_capacity(n);
+        let mut live = 0;
+        for w in 0..n {
+            let ctx_slot = sm
+                .warps
+                .iter()
+                .position(|c| c.is_none())
+                .expect("the occupancy rules leave a warp context per warp");
+            let record = self.cfg.diagram_warps.contains(&(linear, w as u32));
+            let mut ctx = WarpCtx {
+                cta_slot: slot,
+                w,
+                cta_linear: linear,
+                state: WState::Done,
+                pos: Pos {
+                    func: crate::ir::FuncId::new(0),
+                    block: crate::ir::Block::new(0),
+                    pc: 0,
+                    mask: 0,
+                },
+                cur: 0,
+                ran_until: 0,
+                ready_at: now,
+                reason: Stall::Dependency,
+                next_free: now,
+                ready: Vec::new(),
+                from_mem: Vec::new(),
+                record,
+            };
+            self.fetch(&mut ctx, &mut exec, now)?;
+            if ctx.state != WState::Done {
+                live += 1;
+            }
+            sm.warps[ctx_slot] = Some(ctx);
+            warp_slots.push(ctx_slot);
+            Self::enqueue(sm, ctx_slot, now);
+        }
+        sm.resident_warps += n as u32;
+        sm.ctas[slot] = Some(CtaSlot {
+            exec,
+            linear,
+            live_warps: live,
+            warp_slots,
+        });
+        Ok(())
+    }
+
+    /// Finds the warp's next instruction after its current unit ran out;
+    /// fall-through jumps execute on the way, taking no issue slot.
+    fn fetch<C: CtaExec>(&self, ctx: &mut WarpCtx, exec: &mut C, now: u64) -> Result<(), C::Fault> {
+        loop {
+            match exec.next(ctx.w) {
+                Next::At(pos) => {
+                    if ctx.ready.is_empty() || ctx.pos.func != pos.func {
+                        let n = self.program.reg_counts[pos.func.index()];
+                        let pending = ctx.ready.iter().copied().max().unwrap_or(now);
+                        ctx.ready.clear();
+                        ctx.ready.resize(n, pending);
+                        ctx.from_mem.clear();
+                        ctx.from_mem.resize(n, false);
+                    }
+                    ctx.pos = pos;
+                    ctx.cur = self.program.index(pos.func, pos.block, pos.pc);
+                    if self.program.instrs[ctx.cur].free {
+                        exec.step(ctx.w, pos, now)?;
+                        continue;
+                    }
+                    ctx.ran_until = 0;
+                    ctx.state = WState::Ready;
+                    self.compute_ready(ctx);
+                }
+                Next::Waiting => ctx.state = WState::Barrier,
+                Next::Done => ctx.state = WState::Done,
+            }
+            return Ok(());
+        }
+    }
+
+    /// When the current instruction's operands (and the warp's previous
+    /// dispatch) allow it to issue, and what it waits for.
+    fn compute_ready(&self, ctx: &mut WarpCtx) {
+        let instr = &self.program.instrs[ctx.cur];
+        let mut at = ctx.next_free;
+        let mut reason = Stall::Dispatch;
+        for &r in self
+            .program
+            .srcs(instr)
+            .iter()
+            .chain(self.program.dsts(instr))
+        {
+            let t = ctx.ready[r as usize];
+            if t > at {
+                at = t;
+                reason = if ctx.from_mem[r as usize] {
+                    Stall::Memory
+                } else {
+                    Stall::Dependency
+                };
+            }
+        }
+        ctx.ready_at = at;
+        ctx.reason = reason;
+    }
+
+    fn unit_free(&self, sched: &Sched, class: UnitClass, now: u64) -> bool {
+        let u = &sched.units[class as usize];
+        u.busy_until <= now && (u.cycle != now || u.used < self.classes.per_cycle[class as usize])
+    }
+
+    /// Files the warp in `slot` with its scheduler by its state: ready,
+    /// waiting for operands, or at a barrier.
+    fn enqueue<C>(sm: &mut Sm<C>, slot: usize, now: u64) {
+        let n = sm.scheds.len();
+        let ctx = sm.warps[slot].as_ref().unwrap();
+        let sched = &mut sm.scheds[slot % n];
+        let local = (slot / n) as u32;
+        match ctx.state {
+            WState::Ready if ctx.ready_at <= now => sched.ready |= 1 << local,
+            WState::Ready => sched.waiting.push(Reverse((ctx.ready_at, local))),
+            WState::Barrier => sched.at_barrier += 1,
+            WState::Done => {}
+        }
+    }
+
+    /// One cycle of one SM: every scheduler tries to issue. Returns whether
+    /// anything issued, the earliest cycle something could, and how many
+    /// CTAs retired.
+    fn cycle<G: GridExec>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        sm_index: usize,
+        grid: &mut G,
+        now: u64,
+    ) -> Result<(bool, u64, u32), G::Fault> {
+        let mut issued_any = false;
+        let mut wake = u64::MAX;
+        let mut retired = 0;
+        let n = sm.scheds.len();
+        for s in 0..n {
+            let sched = &mut sm.scheds[s];
+            while let Some(&Reverse((at, local))) = sched.waiting.peek() {
+                if at > now {
+                    break;
+                }
+                sched.waiting.pop();
+                sched.ready |= 1 << local;
+            }
+            let pick = self.pick(sm, s, now, &mut wake);
+            let Some(slot) = pick else { continue };
+            issued_any = true;
+            let sched = &mut sm.scheds[s];
+            sched.last = Some(slot);
+            sched.issued_at = now;
+            sched.rr = (slot / n) as u32 + 1;
+            sched.ready &= !(1 << (slot / n));
+            let width = match self.arch.scheduler.dual_issue {
+                DualIssue::None => 1,
+                DualIssue::Independent => self.arch.scheduler.issue_width,
+            };
+            for i in 0..width {
+                if i > 0 {
+                    // The second of a pair: the warp's next instruction, if
+                    // it does not depend on the first and its unit is free.
+                    let Some(ctx) = sm.warps[slot].as_ref() else {
+                        break;
+                    };
+                    if ctx.state != WState::Ready {
+                        break;
+                    }
+                    let class = self.program.instrs[ctx.cur].class;
+                    let deps_ok = self.deps_ready(ctx, now);
+                    if !deps_ok || !self.unit_free(&sm.scheds[s], class, now) {
+                        break;
+                    }
+                }
+                let (r, released) = self.issue(sm, sm_index, s, slot, grid, now)?;
+                retired += r;
+                for ws in released {
+                    Self::enqueue(sm, ws, now);
+                }
+                if r > 0 {
+                    break;
+                }
+            }
+            if sm.warps[slot].is_some() {
+                Self::enqueue(sm, slot, now);
+            }
+        }
+        Ok((issued_any, if issued_any { now + 1 } else { wake }, retired))
+    }
+
+    fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
+        let instr = &self.program.instrs[ctx.cur];
+        self.program
+            .srcs(instr)
+            .iter()
+            .chain(self.program.dsts(instr))
+            .all(|&r| ctx.ready[r as usize] <= now)
+    }
+
+    /// The warp scheduler `s` issues from this cycle, by policy, among its
+    /// ready warps whose units are free; `wake` learns when one could.
+    fn pick<C>(&self, sm: &Sm<C>, s: usize, now: u64, wake: &mut u64) -> Option<usize> {
+        let sched = &sm.scheds[s];
+        let n = sm.scheds.len();
+        if let Some(&Reverse((at, _))) = sched.waiting.peek() {
+            *wake = (*wake).min(at);
+        }
+        let unit_ok = |local: u32, wake: &mut u64| -> bool {
+            let ctx = sm.warps[local as usize * n + s].as_ref().unwrap();
+            let class = self.program.instrs[ctx.cur].class;
+            let unit = sched.units[class as usize];
+            if unit.busy_until > now {
+                *wake = (*wake).min(unit.busy_until);
+                false
+            } else if unit.cycle == now && unit.used >= self.classes.per_cycle[class as usize] {
+                *wake = (*wake).min(now + 1);
+                false
+            } else {
+                true
+            }
+        };
+        let slot = |local: u32| local as usize * n + s;
+        let mut bits = sched.ready;
+        match self.arch.scheduler.policy {
+            Policy::LooseRoundRobin => {
+                // From `rr` upwards, then wrapping around.
+                let high = if sched.rr >= 64 {
+                    0
+                } else {
+                    bits & (u64::MAX << sched.rr)
+                };
+                for part in [high, bits & !high] {
+                    let mut b = part;
+                    while b != 0 {
+                        let local = b.trailing_zeros();
+                        b &= b - 1;
+                        if unit_ok(local, wake) {
+                            return Some(slot(local));
+                        }
+                    }
+                }
+                None
+            }
+            Policy::LowestNumbered => {
+                while bits != 0 {
+                    let local = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if unit_ok(local, wake) {
+                        return Some(slot(local));
+                    }
+                }
+                None
+            }
+            Policy::GreedyThenOldest => {
+                if let Some(last) = sched.last {
+                    let local = (last / n) as u32;
+                    if bits & (1 << local) != 0 && unit_ok(local, wake) {
+                        return Some(last);
+                    }
+                }
+                // Oldest: the lowest CTA, then the lowest warp.
+                let mut best: Option<(u64, usize, usize)> = None;
+                while bits != 0 {
+                    let local = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if unit_ok(local, wake) {
+                        let ctx = sm.warps[slot(local)].as_ref().unwrap();
+                        let key = (ctx.cta_linear, ctx.w, slot(local));
+                        if best.is_none_or(|b| key < b) {
+                            best = Some(key);
+                        }
+                    }
+                }
+                best.map(|b| b.2)
+            }
+        }
+    }
+
+    /// Issues the current instruction of the warp in `slot`: executes its
+    /// unit if it has not run, books the unit, sets its results' ready
+    /// times, and moves to the next instruction. Returns the CTAs retired
+    /// (0 or 1) and the other warps a barrier released (to enqueue).
+    fn issue<G: GridExec>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        sm_index: usize,
+        s: usize,
+        slot: usize,
+        grid: &mut G,
+        now: u64,
+    ) -> Result<(u32, Vec<usize>), G::Fault> {
+        let ctx = sm.warps[slot].as_mut().unwrap();
+        let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
+        let instr = &self.program.instrs[ctx.cur];
+        let class = instr.class;
+        let cost = instr.cost as u32;
+        let mut latency = self.classes.latency[class as usize] * cost;
+        let mut replays = 0;
+        let mut from_mem = false;
+        let mut barrier = false;
+        let mut frame_changed = false;
+        if ctx.ran_until == 0 {
+            let out = cta.exec.step(ctx.w, ctx.pos, now)?;
+            ctx.ran_until = if out.end == 0 { usize::MAX } else { out.end };
+            barrier = out.barrier;
+            frame_changed = out.frame_changed;
+            if let Some(a) = out.access {
+                from_mem = true;
+                let cost = match a.space {
+                    MemSpace::Shared => self.mem.shared(a.mask, &a.addrs, a.size),
+                    MemSpace::Global => self
+                        .mem
+                        .global(&mut sm.l1, a.kind, false, a.mask, &a.addrs, a.size, now),
+                    MemSpace::Local => {
+                        // Local memory is interleaved by word across the
+                        // warp's lanes, per warp context.
+                        let base = (1u64 << 62) | ((sm_index as u64 * 4096 + slot as u64) << 32);
+                        let addrs: [u64; 32] = std::array::from_fn(|l| {
+                            base + (a.addrs[l] / 4) * 128 + l as u64 * 4 + a.addrs[l] % 4
+                        });
+                        self.mem
+                            .global(&mut sm.l1, a.kind, true, a.mask, &addrs, a.size, now)
+                    }
+                };
+                latency = cost.latency;
+                replays = cost.replays;
+                if a.kind == Kind::Store {
+                    from_mem = false;
+                }
+            }
+        }
+        if instr.mem == MemClass::Constant {
+            latency = self.arch.latency.constant;
+        } else if instr.mem == MemClass::Dynamic && !from_mem && latency == 0 {
+            latency = self.arch.memory.l2_latency;
+        }
+        // Book the unit and the warp's dispatch.
+        let dispatch = self.classes.dispatch[class as usize] * cost + replays;
+        let unit = &mut sm.scheds[s].units[class as usize];
+        if dispatch > 1 {
+            unit.busy_until = now + dispatch as u64;
+            unit.cycle = now;
+            unit.used = u32::MAX;
+        } else if unit.cycle == now {
+            unit.used += 1;
+        } else {
+            unit.cycle = now;
+            unit.used = 1;
+        }
+        ctx.next_free = now + dispatch as u64;
+        for &d in self.program.dsts(instr) {
+            ctx.ready[d as usize] = now + latency as u64;
+            ctx.from_mem[d as usize] = from_mem;
+        }
+        // Report.
+        let r = &mut self.report;
+        r.warp_instructions += 1;
+        r.hw_instructions += cost as u64;
+        r.thread_instructions += ctx.pos.mask.count_ones() as u64;
+        r.mix[class as usize] += 1;
+        r.line_cycles.add(instr.line, dispatch as u64, 1);
+        if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
+            r.events.push(IssueEvent {
+                cycle: now,
+                sm: sm_index as u32,
+                scheduler: s as u32,
+                cta: ctx.cta_linear,
+                warp: ctx.w as u32,
+                ordinal: instr.ordinal,
+                line: instr.line,
+                dispatch,
+            });
+        }
+        // Move on.
+        let next_pc = ctx.pos.pc + 1;
+        if ctx.ran_until != usize::MAX && next_pc < ctx.ran_until && !barrier {
+            ctx.pos.pc = next_pc;
+            ctx.cur += 1;
+            self.compute_ready(ctx);
+            return Ok((0, Vec::new()));
+        }
+        if frame_changed {
+            ctx.ready.clear();
+        }
+        let cta_slot = ctx.cta_slot;
+        let n_sched = sm.scheds.len();
+        self.fetch(ctx, &mut cta.exec, now)?;
+        let mut changed = ctx.state != WState::Ready;
+        if ctx.state == WState::Done {
+            cta.live_warps -= 1;
+        }
+        // Barriers that can complete now (a warp arrived or exited).
+        let mut to_enqueue = Vec::new();
+        while changed {
+            changed = false;
+            self.released.clear();
+            cta.exec.release(&mut self.released)?;
+            let released = std::mem::take(&mut self.released);
+            for w in &released {
+                let ws = cta.warp_slots[*w];
+                if ws != slot {
+                    sm.scheds[ws % n_sched].at_barrier -= 1;
+                    to_enqueue.push(ws);
+                }
+                let other = sm.warps[ws].as_mut().unwrap();
+                other.next_free = other.next_free.max(now + 1);
+                self.fetch(other, &mut cta.exec, now + 1)?;
+                if other.state == WState::Done {
+                    cta.live_warps -= 1;
+                    changed = true;
+                }
+            }
+            self.released = released;
+        }
+        if cta.live_warps == 0 {
+            let cta = sm.ctas[cta_slot].take().unwrap();
+            for &ws in &cta.warp_slots {
+                sm.warps[ws] = None;
+            }
+            sm.resident_warps -= cta.warp_slots.len() as u32;
+            for sched in &mut sm.scheds {
+                if sched.last.is_some_and(|l| cta.warp_slots.contains(&l)) {
+                    sched.last = None;
+                }
+            }
+            grid.finish(cta.linear, cta.exec);
+            return Ok((1, Vec::new()));
+        }
+        Ok((0, to_enqueue))
+    }
+
+    /// Attributes `span` cycles from `now` of every scheduler that did not
+    /// issue to a stall reason (and the waiting instruction's line): a
+    /// ready warp means its unit was busy; else the warp whose operands
+    /// arrive first decides; else barriers, else no warp at all.
+    fn account_stalls<C>(&mut self, sm: &Sm<C>, now: u64, span: u64) {
+        let n = sm.scheds.len();
+        for (s, sched) in sm.scheds.iter().enumerate() {
+            if sched.issued_at == now {
+                continue;
+            }
+            let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
+            let (why, line) = if sched.ready != 0 {
+                let ctx = ctx_of(sched.ready.trailing_zeros());
+                (
+                    Stall::UnitBusy,
+                    ctx.map(|c| self.program.instrs[c.cur].line),
+                )
+            } else if let Some(&Reverse((_, local))) = sched.waiting.peek() {
+                match ctx_of(local) {
+                    Some(c) => (c.reason, Some(self.program.instrs[c.cur].line)),
+                    None => (Stall::NoEligibleWarp, None),
+                }
+            } else if sched.at_barrier > 0 {
+                (Stall::Barrier, None)
+            } else {
+                (Stall::NoEligibleWarp, None)
+            };
+            self.report.stalls[why as usize] += span;
+            if let Some(line) = line {
+                self.report.line_cycles.add(line, span, 0);
+            }
+        }
+    }
+}
