@@ -1,0 +1,23 @@
+"""Regenerates ptx-samples/timing/microbench.compute_80.ptx from microbench.cu
+with NVRTC 12.9 (pip install -r ptx-samples/gen/requirements.txt). The PTX is
+committed so that the tests need neither Python nor CUDA."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import nvrtc  # noqa: E402
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "timing")
+
+
+def main() -> None:
+    src = open(os.path.join(HERE, "microbench.cu")).read()
+    ptx = nvrtc.compile_to_ptx(src, "microbench.cu", ["--gpu-architecture=compute_80", "-lineinfo"])
+    out = os.path.join(HERE, "microbench.compute_80.ptx")
+    with open(out, "w") as f:
+        f.write(ptx)
+    print(f"wrote {out} (NVRTC {nvrtc.version()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+// Microbenchmarks for the timing model, written the way GPU researchers
+// write them (Wong et al. 2010, Jia et al. 2018, Arafa et al. 2019): a
+// dependent chain timed with clock64() (inline PTX so the compiler keeps the
+// chain exactly), pointer chasing over a linked ring for cache and memory
+// latencies, and a dependent-FMA kernel for latency hiding.
+// Regenerate the PTX with: python3 ptx-samples/gen/gen_timing.py
+
+#define CHAIN 64
+
+// One dependent chain of CHAIN instructions per iteration; cycles[0] gets
+// the clock64() difference around `iters` iterations.
+#define DEFINE_CHAIN(NAME, T, ASM, CONSTRAINT)                                  \
+  extern "C" __global__ void NAME(T *data, long long *cycles, int iters) {     \
+    T x = data[threadIdx.x];                                                    \
+    T y = data[threadIdx.x + 32];                                               \
+    long long t0 = clock64();                                                   \
+    for (int i = 0; i < iters; i++) {                                           \
+      _Pragma("unroll") for (int k = 0; k < CHAIN; k++) {                       \
+        asm volatile(ASM : "+" CONSTRAINT(x) : CONSTRAINT(y));                  \
+      }                                                                         \
+    }                                                                           \
+    long long t1 = clock64();                                                   \
+    data[threadIdx.x] = x;                                                      \
+    if (threadIdx.x == 0) cycles[0] = t1 - t0;                                  \
+  }
+
+DEFINE_CHAIN(chain_add_s32, int, "add.s32 %0, %0, %1;", "r")
+DEFINE_CHAIN(chain_fma_f32, float, "fma.rn.f32 %0, %0, %1, %1;", "f")
+DEFINE_CHAIN(chain_fma_f64, double, "fma.rn.f64 %0, %0, %1, %1;", "d")
+DEFINE_CHAIN(chain_ex2_f32, float, "ex2.approx.ftz.f32 %0, %0;", "f")
+
+// Pointer chasing: `ring` holds pointers (each element the address of the
+// next); `warm` steps first (to fill the caches), then `iters` timed steps.
+extern "C" __global__ void chase(void **ring, long long *out, int warm, int iters) {
+  void **p = ring;
+  for (int i = 0; i < warm; i++) p = (void **)*p;
+  long long t0 = clock64();
+  for (int i = 0; i < iters; i++) p = (void **)*p;
+  long long t1 = clock64();
+  out[0] = t1 - t0;
+  out[1] = (long long)p;
+}
+
+// Latency hiding: every thread runs a dependent FMA chain; throughput over
+// the number of resident warps shows Little's law.
+extern "C" __global__ void fma_throughput(float *data, float a, float b, int iters) {
+  float x = data[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int i = 0; i < iters; i++) {
+#pragma unroll
+    for (int k = 0; k < 16; k++) x = fmaf(x, a, b);
+  }
+  data[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
