@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use warpjit::front::DiagnosticKind;
-use warpjit::runtime::{args, Device, Engine, LaunchConfig, Options};
+use warpjit::runtime::{args, Device, Engine, LaunchConfig, Options, TimingOptions};
 use warpjit::Error;
 
 /// How one PTX file of a sample fared.
@@ -73,13 +73,25 @@ impl Sample {
     /// Runs the sample on `engine` and checks it against its references;
     /// also returns everything the run produced, for comparing engines.
     pub fn run(&self, ptx: &Path, engine: Engine) -> (Outcome, Observed) {
+        self.run_with(ptx, engine, None)
+    }
+
+    /// As [`Sample::run`], timed by the cycle model when `timing` is given
+    /// (its report lands in `Observed::timing`).
+    pub fn run_with(
+        &self,
+        ptx: &Path,
+        engine: Engine,
+        timing: Option<&TimingOptions>,
+    ) -> (Outcome, Observed) {
         let out_dir = std::env::temp_dir().join(format!(
-            "warpjit-sample-{}-{}-{engine:?}",
+            "warpjit-sample-{}-{}-{engine:?}-{}",
             std::process::id(),
-            self.name().replace('/', "-")
+            self.name().replace('/', "-"),
+            timing.is_some()
         ));
         let mut observed = Observed::default();
-        let result = self.run_in(ptx, &out_dir, engine, &mut observed);
+        let result = self.run_in(ptx, &out_dir, engine, timing, &mut observed);
         let _ = std::fs::remove_dir_all(&out_dir);
         match result {
             Ok(o) => (o, observed),
@@ -92,6 +104,7 @@ impl Sample {
         ptx: &Path,
         out_dir: &Path,
         engine: Engine,
+        timing: Option<&TimingOptions>,
         observed: &mut Observed,
     ) -> Result<Outcome, String> {
         let mut dev = Device::new(Options {
@@ -145,7 +158,15 @@ impl Sample {
             block: self.dim3("block"),
             shared_bytes: self.spec["shared_bytes"].as_u64().unwrap_or(0) as u32,
         };
-        let result = dev.launch(m, kernel, cfg, &prepared.params);
+        let result = match timing {
+            Some(t) => dev
+                .launch_timed(m, kernel, cfg, &prepared.params, t)
+                .map(|(r, t)| {
+                    observed.timing = Some(t);
+                    r
+                }),
+            None => dev.launch(m, kernel, cfg, &prepared.params),
+        };
         if let Err(e) = &result {
             observed.error = Some(e.to_string());
         }
@@ -210,12 +231,20 @@ impl Sample {
     }
 }
 
-/// Everything a run produced: output files' bytes, printf text, the error.
-#[derive(Debug, Default, PartialEq)]
+/// Everything a run produced: output files' bytes, printf text, the error
+/// (and the timing report of a timed run, which equality ignores).
+#[derive(Debug, Default)]
 pub struct Observed {
     pub outputs: Vec<(String, Vec<u8>)>,
     pub printf: String,
     pub error: Option<String>,
+    pub timing: Option<warpjit::timing::TimingReport>,
+}
+
+impl PartialEq for Observed {
+    fn eq(&self, other: &Observed) -> bool {
+        (&self.outputs, &self.printf, &self.error) == (&other.outputs, &other.printf, &other.error)
+    }
 }
 
 fn float_of(ty: &str, b: &[u8]) -> f64 {
