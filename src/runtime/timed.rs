@@ -217,6 +217,7 @@ impl Device {
                 return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault))
             }
         };
+        timing.wall = start.elapsed();
         let mut results = grid.outputs;
         if max_ctas < n {
             // The CTAs past the sample run untimed, as in a normal launch.

@@ -36,14 +36,19 @@ pub struct MemStats {
 }
 
 /// A set-associative cache with LRU replacement over `line`-byte lines.
+/// Tags live in chunks of sets allocated on first touch, so a 50 MB L2
+/// costs nothing until used.
 #[derive(Clone, Debug)]
 pub struct Cache {
     sets: usize,
     ways: usize,
     shift: u32,
-    /// `sets * ways` tags (line address + 1; 0 = empty), most recent first.
-    tags: Vec<u64>,
+    /// Chunks of `CHUNK` sets x `ways` tags (line address + 1; 0 = empty),
+    /// each set most recent first.
+    chunks: Vec<Option<Box<[u64]>>>,
 }
+
+const CHUNK: usize = 64;
 
 impl Cache {
     pub fn new(bytes: u64, ways: u32, line: u32) -> Cache {
@@ -54,7 +59,7 @@ impl Cache {
             sets,
             ways,
             shift: line.trailing_zeros(),
-            tags: vec![0; sets * ways],
+            chunks: vec![None; sets.div_ceil(CHUNK)],
         }
     }
 
@@ -62,8 +67,14 @@ impl Cache {
     pub fn access(&mut self, addr: u64) -> bool {
         let line = addr >> self.shift;
         let set = (line % self.sets as u64) as usize;
-        let ways = &mut self.tags[set * self.ways..(set + 1) * self.ways];
+        let w = self.ways;
+        let chunk = self.chunks[set / CHUNK].get_or_insert_with(|| vec![0; CHUNK * w].into());
+        let at = (set % CHUNK) * w;
+        let ways = &mut chunk[at..at + w];
         let tag = line + 1;
+        if ways[0] == tag {
+            return true;
+        }
         match ways.iter().position(|&t| t == tag) {
             Some(i) => {
                 ways[..=i].rotate_right(1);

@@ -127,7 +127,6 @@ pub fn simulate<G: GridExec>(
     cfg: &SimConfig,
     grid: &mut G,
 ) -> Result<TimingReport, G::Fault> {
-    let n_sched = arch.scheduler.schedulers_per_sm as usize;
     let mut classes = ClassInfo {
         dispatch: [1; 8],
         per_cycle: [1; 8],
@@ -150,21 +149,12 @@ pub fn simulate<G: GridExec>(
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);
+    // SMs get their contexts when they first receive a CTA.
     let mut sms: Vec<Sm<G::Cta>> = (0..arch.chip.sm_count)
         .map(|_| Sm {
-            ctas: (0..cfg.blocks_per_sm).map(|_| None).collect(),
-            warps: (0..max_warps).map(|_| None).collect(),
-            scheds: (0..n_sched)
-                .map(|_| Sched {
-                    ready: 0,
-                    waiting: BinaryHeap::new(),
-                    at_barrier: 0,
-                    rr: 0,
-                    last: None,
-                    issued_at: u64::MAX,
-                    units: [UnitState::default(); 8],
-                })
-                .collect(),
+            ctas: Vec::new(),
+            warps: Vec::new(),
+            scheds: Vec::new(),
             l1: MemorySystem::l1(arch),
             resident_warps: 0,
         })
@@ -185,13 +175,30 @@ pub fn simulate<G: GridExec>(
     let mut live_ctas = next_cta;
     let mut resident_sum = 0u128;
     // SMs are independent but for the memory system's timing: each is
-    // visited only at cycles where one of its schedulers may issue.
-    let mut wake_at = vec![0u64; sms.len()];
+    // visited only at cycles where one of its schedulers may issue, in SM
+    // order within a cycle.
+    let mut wakes: BinaryHeap<Reverse<(u64, usize)>> = (0..sms.len())
+        .filter(|&i| sms[i].resident_warps > 0)
+        .map(|i| Reverse((0, i)))
+        .collect();
+    let mut due = Vec::new();
+    let mut end = 0;
     while live_ctas > 0 {
-        for (i, sm) in sms.iter_mut().enumerate() {
-            if sm.resident_warps == 0 || wake_at[i] > now {
-                continue;
+        let Some(&Reverse((at, _))) = wakes.peek() else {
+            break;
+        };
+        now = at;
+        due.clear();
+        while let Some(&Reverse((t, i))) = wakes.peek() {
+            if t != now {
+                break;
             }
+            wakes.pop();
+            due.push(i);
+        }
+        due.sort_unstable();
+        for &i in &due {
+            let sm = &mut sms[i];
             let (issued, wake, retired) = model.cycle(sm, i, grid, now)?;
             let mut next = if issued { now + 1 } else { wake.max(now + 1) };
             for _ in 0..retired {
@@ -213,19 +220,13 @@ pub fn simulate<G: GridExec>(
             model.account_stalls(sm, now, span);
             model.report.sm_cycles[i] += span;
             resident_sum += sm.resident_warps as u128 * span as u128;
-            wake_at[i] = next;
+            end = end.max(next);
+            if sm.resident_warps > 0 {
+                wakes.push(Reverse((next, i)));
+            }
         }
-        let next = sms
-            .iter()
-            .zip(&wake_at)
-            .filter(|(sm, _)| sm.resident_warps > 0)
-            .map(|(_, &w)| w)
-            .min()
-            .unwrap_or(now + 1);
-        now = next.max(now + 1);
     }
-    let end = sms.iter().zip(&wake_at).map(|(_, &w)| w).max().unwrap_or(0);
-    now = now.min(end.max(1));
+    now = end.max(1);
     let r = &mut model.report;
     r.cycles = now;
     r.simulated_ctas = total;
@@ -249,6 +250,24 @@ impl Model<'_> {
         linear: u64,
         now: u64,
     ) -> Result<(), G::Fault> {
+        if sm.warps.is_empty() {
+            let n_sched = self.arch.scheduler.schedulers_per_sm as usize;
+            sm.ctas = (0..self.cfg.blocks_per_sm).map(|_| None).collect();
+            sm.warps = (0..self.arch.occupancy.max_warps_per_sm)
+                .map(|_| None)
+                .collect();
+            sm.scheds = (0..n_sched)
+                .map(|_| Sched {
+                    ready: 0,
+                    waiting: BinaryHeap::new(),
+                    at_barrier: 0,
+                    rr: 0,
+                    last: None,
+                    issued_at: u64::MAX,
+                    units: [UnitState::default(); 8],
+                })
+                .collect();
+        }
         let mut exec = grid.start(linear);
         let n = exec.warps();
         let slot = sm

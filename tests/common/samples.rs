@@ -186,6 +186,7 @@ impl Sample {
             };
         }
         let report = result.map_err(|e| e.to_string())?;
+        observed.elapsed = report.elapsed;
         args::write_outputs(&dev, &prepared).map_err(|e| e.to_string())?;
         for g in self.strings("globals_out") {
             let (name, path) = g.split_once('=').unwrap();
@@ -239,6 +240,8 @@ pub struct Observed {
     pub printf: String,
     pub error: Option<String>,
     pub timing: Option<warpjit::timing::TimingReport>,
+    /// Wall time of the launch (compilation excluded).
+    pub elapsed: std::time::Duration,
 }
 
 impl PartialEq for Observed {
