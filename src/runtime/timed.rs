@@ -230,9 +230,10 @@ impl Device {
         report.compile_time = compile_time;
         timing.arch = arch.name.clone();
         timing.clock_mhz = arch.chip.clock_mhz;
-        let waves = |ctas: u64| ctas.div_ceil(per_wave).max(1);
+        // CTAs start as others retire (no wave barrier), so a sampled grid
+        // scales with its CTA count.
         timing.estimated_cycles = if max_ctas < n {
-            (timing.cycles as f64 * waves(n) as f64 / waves(max_ctas) as f64).round() as u64
+            (timing.cycles as f64 * n as f64 / max_ctas as f64).round() as u64
         } else {
             timing.cycles
         };

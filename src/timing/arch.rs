@@ -66,6 +66,10 @@ pub struct Scheduler {
     pub issue_width: u32,
     pub dual_issue: DualIssue,
     pub policy: Policy,
+    /// Whether a warp's next instruction waits until its previous one has
+    /// finished dispatching (the notes' model, Kepler to Pascal), or may
+    /// issue the next cycle to another, free pipe (Volta on).
+    pub dispatch_blocks_warp: bool,
 }
 
 /// Units per SM. Fractions per scheduler are allowed (2 FP64 units on an

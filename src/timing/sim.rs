@@ -625,7 +625,12 @@ impl Model<'_> {
             unit.cycle = now;
             unit.used = 1;
         }
-        ctx.next_free = now + dispatch as u64;
+        ctx.next_free = now
+            + if self.arch.scheduler.dispatch_blocks_warp {
+                dispatch as u64
+            } else {
+                cost as u64
+            };
         for &d in self.program.dsts(instr) {
             ctx.ready[d as usize] = now + latency as u64;
             ctx.from_mem[d as usize] = from_mem;
