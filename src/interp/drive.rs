@@ -49,15 +49,27 @@ pub struct Access {
     pub addrs: [u64; 32],
 }
 
+impl Default for Access {
+    fn default() -> Access {
+        Access {
+            kind: AccessKind::Load,
+            space: Space::Global,
+            size: 0,
+            mask: 0,
+            addrs: [0; 32],
+        }
+    }
+}
+
 /// What one [`Warp::step`] executed.
 #[derive(Clone, Debug, Default)]
 pub struct Stepped {
     /// Ops `pc..end` of the position's block ran (a piece or one op); 0
     /// when the step was the terminator.
     pub end: usize,
-    /// The memory access of the op at the position, if it is a load, store
-    /// or atomic of global, shared or local memory.
-    pub access: Option<Access>,
+    /// The op at the position is a load, store or atomic of global, shared
+    /// or local memory, and the step's `access` holds its addresses.
+    pub access: bool,
     /// The warp now waits at a barrier.
     pub barrier: bool,
     /// The warp entered or left a function (its registers changed).
@@ -171,7 +183,13 @@ impl Warp {
     /// [`Warp::next_position`]): the compiled piece starting there, else its op,
     /// else the block's terminator. `clock` is the modeled cycle at which
     /// the unit issues (what `%clock` reads).
-    pub fn step(&mut self, cta: &mut Cta, at: Position, clock: u64) -> Result<Stepped, Fault> {
+    pub fn step(
+        &mut self,
+        cta: &mut Cta,
+        at: Position,
+        clock: u64,
+        access: &mut Access,
+    ) -> Result<Stepped, Fault> {
         let module = cta.ctx.module;
         let func = &module.functions[at.func];
         let block = &func.blocks[at.block];
@@ -180,7 +198,7 @@ impl Warp {
         let mut steps = 0u64;
         if at.pc < block.ops.len() {
             let op = &block.ops[at.pc];
-            out.access = self.lane_access(cta, op, at.mask);
+            out.access = self.lane_access(cta, op, at.mask, access);
             // The interpreter adds an op's cost before executing it.
             self.clock = clock.wrapping_sub(op.cost as u64);
             let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
@@ -475,7 +493,7 @@ impl Warp {
 
     /// The per-lane addresses of `op` if it accesses global, shared or local
     /// memory (for the timing model; execution does not use this).
-    fn lane_access(&self, cta: &Cta, op: &Op, active: u32) -> Option<Access> {
+    fn lane_access(&self, cta: &Cta, op: &Op, active: u32, out: &mut Access) -> bool {
         let (kind, space, offset, size) = match &op.kind {
             OpKind::Ld { space, ty, offset } => (
                 AccessKind::Load,
@@ -492,12 +510,15 @@ impl Warp {
             OpKind::Atom {
                 space, ty, offset, ..
             } => (AccessKind::Atomic, *space, *offset, ty.bytes()),
-            _ => return None,
+            _ => return false,
         };
         if matches!(space, Space::KernelParam | Space::FrameParam | Space::Const) {
-            return None;
+            return false;
         }
-        let regs = &self.frames.last()?.regs;
+        let Some(frame) = self.frames.last() else {
+            return false;
+        };
+        let regs = &frame.regs;
         let mut mask = active;
         if let Some(g) = op.guard {
             for (lane, v) in regs[g.reg.index()].iter().enumerate() {
@@ -506,7 +527,7 @@ impl Warp {
                 }
             }
         }
-        let mut addrs = [0u64; 32];
+        let addrs = &mut out.addrs;
         if let ir::Src::Reg(r) = op.srcs[0] {
             let values = &regs[r.index()];
             for (a, v) in addrs.iter_mut().zip(values) {
@@ -538,13 +559,11 @@ impl Warp {
             Space::Generic => Space::Global,
             s => s,
         };
-        Some(Access {
-            kind,
-            space,
-            size,
-            mask,
-            addrs,
-        })
+        out.kind = kind;
+        out.space = space;
+        out.size = size;
+        out.mask = mask;
+        true
     }
 
     pub(super) fn check_limits(

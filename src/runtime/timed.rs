@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
 use crate::error::Error;
-use crate::interp::{self, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
+use crate::interp::{self, Access, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
 use crate::ir::{FuncId, Space};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
 use crate::timing::memory::Kind;
@@ -56,6 +56,7 @@ struct TimedCta<'a> {
     linear: u64,
     cta: Cta<'a>,
     warps: Vec<Warp>,
+    scratch: Access,
 }
 
 impl<'a> GridExec for Grid<'a> {
@@ -65,7 +66,12 @@ impl<'a> GridExec for Grid<'a> {
     fn start(&mut self, linear: u64) -> TimedCta<'a> {
         let [gx, gy, _] = self.ctx.grid;
         let (cta, warps) = interp::new_cta(self.ctx, cta_id(linear, gx, gy));
-        TimedCta { linear, cta, warps }
+        TimedCta {
+            linear,
+            cta,
+            warps,
+            scratch: Access::default(),
+        }
     }
 
     fn finish(&mut self, linear: u64, cta: TimedCta<'a>) {
@@ -95,7 +101,13 @@ impl CtaExec for TimedCta<'_> {
         }
     }
 
-    fn step(&mut self, w: usize, at: Pos, clock: u64) -> Result<StepOut, (u64, Fault)> {
+    fn step(
+        &mut self,
+        w: usize,
+        at: Pos,
+        clock: u64,
+        access: &mut MemAccess,
+    ) -> Result<StepOut, (u64, Fault)> {
         let pos = Position {
             func: at.func,
             block: at.block,
@@ -103,26 +115,27 @@ impl CtaExec for TimedCta<'_> {
             mask: at.mask,
         };
         let out = self.warps[w]
-            .step(&mut self.cta, pos, clock)
+            .step(&mut self.cta, pos, clock, &mut self.scratch)
             .map_err(|f| (self.linear, f))?;
-        let access = out.access.map(|a| MemAccess {
-            kind: match a.kind {
+        if out.access {
+            let a = &self.scratch;
+            access.kind = match a.kind {
                 AccessKind::Load => Kind::Load,
                 AccessKind::Store => Kind::Store,
                 AccessKind::Atomic => Kind::Atomic,
-            },
-            space: match a.space {
+            };
+            access.space = match a.space {
                 Space::Shared => MemSpace::Shared,
                 Space::Local => MemSpace::Local,
                 _ => MemSpace::Global,
-            },
-            size: a.size,
-            mask: a.mask,
-            addrs: a.addrs,
-        });
+            };
+            access.size = a.size;
+            access.mask = a.mask;
+            access.addrs = a.addrs;
+        }
         Ok(StepOut {
             end: out.end,
-            access,
+            access: out.access,
             barrier: out.barrier,
             frame_changed: out.frame_changed,
         })

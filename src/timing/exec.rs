@@ -45,12 +45,25 @@ pub struct MemAccess {
     pub addrs: [u64; 32],
 }
 
+impl Default for MemAccess {
+    fn default() -> MemAccess {
+        MemAccess {
+            kind: super::memory::Kind::Load,
+            space: MemSpace::Global,
+            size: 0,
+            mask: 0,
+            addrs: [0; 32],
+        }
+    }
+}
+
 /// What executing one issue unit did.
 #[derive(Clone, Debug, Default)]
 pub struct StepOut {
     /// Ops `pc..end` ran (a compiled piece or one op); 0 for a terminator.
     pub end: usize,
-    pub access: Option<MemAccess>,
+    /// The instruction accessed memory; the step's `MemAccess` says how.
+    pub access: bool,
     /// The warp waits at a barrier now.
     pub barrier: bool,
     /// The warp entered or left a function.
@@ -64,7 +77,14 @@ pub trait CtaExec {
     /// Where warp `w` stands (no instruction is executed).
     fn next(&mut self, w: usize) -> Next;
     /// Executes the issue unit at `at` for warp `w`; `%clock` reads `clock`.
-    fn step(&mut self, w: usize, at: Pos, clock: u64) -> Result<StepOut, Self::Fault>;
+    /// A memory access's addresses land in `access`.
+    fn step(
+        &mut self,
+        w: usize,
+        at: Pos,
+        clock: u64,
+        access: &mut MemAccess,
+    ) -> Result<StepOut, Self::Fault>;
     /// Releases every barrier that can complete, appending the warps it
     /// releases; a CTA whose live warps all wait forever is a fault.
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), Self::Fault>;

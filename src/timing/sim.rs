@@ -18,7 +18,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::arch::{Arch, DualIssue, Policy, UnitClass};
-use super::exec::{CtaExec, GridExec, MemSpace, Next, Pos};
+use super::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos};
 use super::memory::{Cache, Kind, MemorySystem};
 use super::program::{MemClass, Program};
 use super::report::{IssueEvent, Stall, TimingReport};
@@ -75,9 +75,16 @@ struct UnitState {
 struct Sched {
     /// Warps (by local index: context slot / schedulers) whose current
     /// instruction's operands are ready, as a bit set.
-    ready: u64,
-    /// Warps waiting for operands: (cycle ready, local index).
-    waiting: BinaryHeap<Reverse<(u64, u32)>>,
+    ready: [u64; 8],
+    /// The unit class of each warp's current instruction (by local index).
+    class: [u8; 64],
+    /// Warps waiting for operands (bit set) and, per local index, the
+    /// cycle their operands are ready.
+    waiting: u64,
+    ready_at: Box<[u64; 64]>,
+    /// The first waiting warp to become ready: (cycle, local index), kept
+    /// exact (u64::MAX when none waits).
+    next: (u64, u32),
     /// Warps waiting at barriers.
     at_barrier: u32,
     /// Loose round-robin: the local index the next scan starts at.
@@ -86,6 +93,23 @@ struct Sched {
     /// The last cycle this scheduler issued in.
     issued_at: u64,
     units: [UnitState; 8],
+}
+
+impl Sched {
+    /// The waiting warp whose operands arrive first: (cycle, local index).
+    fn first_waiting(&self) -> Option<(u64, u32)> {
+        let mut w = self.waiting;
+        let mut best: Option<(u64, u32)> = None;
+        while w != 0 {
+            let local = w.trailing_zeros();
+            w &= w - 1;
+            let at = self.ready_at[local as usize];
+            if best.is_none_or(|b| (at, local) < b) {
+                best = Some((at, local));
+            }
+        }
+        best
+    }
 }
 
 struct CtaSlot<C> {
@@ -118,6 +142,8 @@ struct Model<'a> {
     report: TimingReport,
     cfg: &'a SimConfig,
     released: Vec<usize>,
+    /// Where executed instructions leave their addresses.
+    access: Box<MemAccess>,
 }
 
 /// Runs the grid through the cycle model; faults from execution end it.
@@ -146,6 +172,7 @@ pub fn simulate<G: GridExec>(
         report: TimingReport::default(),
         cfg,
         released: Vec::new(),
+        access: Box::default(),
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);
@@ -258,8 +285,11 @@ impl Model<'_> {
                 .collect();
             sm.scheds = (0..n_sched)
                 .map(|_| Sched {
-                    ready: 0,
-                    waiting: BinaryHeap::new(),
+                    ready: [0; 8],
+                    class: [0; 64],
+                    waiting: 0,
+                    ready_at: Box::new([0; 64]),
+                    next: (u64::MAX, 0),
                     at_barrier: 0,
                     rr: 0,
                     last: None,
@@ -310,7 +340,7 @@ impl Model<'_> {
             }
             sm.warps[ctx_slot] = Some(ctx);
             warp_slots.push(ctx_slot);
-            Self::enqueue(sm, ctx_slot, now);
+            self.enqueue(sm, ctx_slot, now);
         }
         sm.resident_warps += n as u32;
         sm.ctas[slot] = Some(CtaSlot {
@@ -339,7 +369,7 @@ impl Model<'_> {
                     ctx.pos = pos;
                     ctx.cur = self.program.index(pos.func, pos.block, pos.pc);
                     if self.program.instrs[ctx.cur].free {
-                        exec.step(ctx.w, pos, now)?;
+                        exec.step(ctx.w, pos, now, &mut MemAccess::default())?;
                         continue;
                     }
                     ctx.ran_until = 0;
@@ -386,14 +416,25 @@ impl Model<'_> {
 
     /// Files the warp in `slot` with its scheduler by its state: ready,
     /// waiting for operands, or at a barrier.
-    fn enqueue<C>(sm: &mut Sm<C>, slot: usize, now: u64) {
+    fn enqueue<C>(&self, sm: &mut Sm<C>, slot: usize, now: u64) {
         let n = sm.scheds.len();
         let ctx = sm.warps[slot].as_ref().unwrap();
         let sched = &mut sm.scheds[slot % n];
         let local = (slot / n) as u32;
         match ctx.state {
-            WState::Ready if ctx.ready_at <= now => sched.ready |= 1 << local,
-            WState::Ready => sched.waiting.push(Reverse((ctx.ready_at, local))),
+            WState::Ready if ctx.ready_at <= now => {
+                let class = self.program.instrs[ctx.cur].class as usize;
+                sched.class[local as usize] = class as u8;
+                sched.ready[class] |= 1 << local;
+            }
+            WState::Ready => {
+                sched.class[local as usize] = self.program.instrs[ctx.cur].class as u8;
+                sched.waiting |= 1 << local;
+                sched.ready_at[local as usize] = ctx.ready_at;
+                if (ctx.ready_at, local) < sched.next {
+                    sched.next = (ctx.ready_at, local);
+                }
+            }
             WState::Barrier => sched.at_barrier += 1,
             WState::Done => {}
         }
@@ -415,12 +456,17 @@ impl Model<'_> {
         let n = sm.scheds.len();
         for s in 0..n {
             let sched = &mut sm.scheds[s];
-            while let Some(&Reverse((at, local))) = sched.waiting.peek() {
-                if at > now {
-                    break;
+            if sched.next.0 <= now {
+                let mut w = sched.waiting;
+                while w != 0 {
+                    let local = w.trailing_zeros();
+                    w &= w - 1;
+                    if sched.ready_at[local as usize] <= now {
+                        sched.waiting &= !(1 << local);
+                        sched.ready[sched.class[local as usize] as usize] |= 1 << local;
+                    }
                 }
-                sched.waiting.pop();
-                sched.ready |= 1 << local;
+                sched.next = sched.first_waiting().unwrap_or((u64::MAX, 0));
             }
             let pick = self.pick(sm, s, now, &mut wake);
             let Some(slot) = pick else { continue };
@@ -429,7 +475,8 @@ impl Model<'_> {
             sched.last = Some(slot);
             sched.issued_at = now;
             sched.rr = (slot / n) as u32 + 1;
-            sched.ready &= !(1 << (slot / n));
+            let local = slot / n;
+            sched.ready[sched.class[local] as usize] &= !(1 << local);
             let width = match self.arch.scheduler.dual_issue {
                 DualIssue::None => 1,
                 DualIssue::Independent => self.arch.scheduler.issue_width,
@@ -453,14 +500,14 @@ impl Model<'_> {
                 let (r, released) = self.issue(sm, sm_index, s, slot, grid, now)?;
                 retired += r;
                 for ws in released {
-                    Self::enqueue(sm, ws, now);
+                    self.enqueue(sm, ws, now);
                 }
                 if r > 0 {
                     break;
                 }
             }
             if sm.warps[slot].is_some() {
-                Self::enqueue(sm, slot, now);
+                self.enqueue(sm, slot, now);
             }
         }
         Ok((issued_any, if issued_any { now + 1 } else { wake }, retired))
@@ -480,25 +527,26 @@ impl Model<'_> {
     fn pick<C>(&self, sm: &Sm<C>, s: usize, now: u64, wake: &mut u64) -> Option<usize> {
         let sched = &sm.scheds[s];
         let n = sm.scheds.len();
-        if let Some(&Reverse((at, _))) = sched.waiting.peek() {
-            *wake = (*wake).min(at);
-        }
-        let unit_ok = |local: u32, wake: &mut u64| -> bool {
-            let ctx = sm.warps[local as usize * n + s].as_ref().unwrap();
-            let class = self.program.instrs[ctx.cur].class;
-            let unit = sched.units[class as usize];
+        *wake = (*wake).min(sched.next.0);
+        // The ready warps whose units are free.
+        let mut bits = 0u64;
+        for (c, &ready) in sched.ready.iter().enumerate() {
+            if ready == 0 {
+                continue;
+            }
+            let unit = sched.units[c];
             if unit.busy_until > now {
                 *wake = (*wake).min(unit.busy_until);
-                false
-            } else if unit.cycle == now && unit.used >= self.classes.per_cycle[class as usize] {
+            } else if unit.cycle == now && unit.used >= self.classes.per_cycle[c] {
                 *wake = (*wake).min(now + 1);
-                false
             } else {
-                true
+                bits |= ready;
             }
-        };
+        }
+        if bits == 0 {
+            return None;
+        }
         let slot = |local: u32| local as usize * n + s;
-        let mut bits = sched.ready;
         match self.arch.scheduler.policy {
             Policy::LooseRoundRobin => {
                 // From `rr` upwards, then wrapping around.
@@ -507,32 +555,13 @@ impl Model<'_> {
                 } else {
                     bits & (u64::MAX << sched.rr)
                 };
-                for part in [high, bits & !high] {
-                    let mut b = part;
-                    while b != 0 {
-                        let local = b.trailing_zeros();
-                        b &= b - 1;
-                        if unit_ok(local, wake) {
-                            return Some(slot(local));
-                        }
-                    }
-                }
-                None
+                let pick = if high != 0 { high } else { bits };
+                Some(slot(pick.trailing_zeros()))
             }
-            Policy::LowestNumbered => {
-                while bits != 0 {
-                    let local = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    if unit_ok(local, wake) {
-                        return Some(slot(local));
-                    }
-                }
-                None
-            }
+            Policy::LowestNumbered => Some(slot(bits.trailing_zeros())),
             Policy::GreedyThenOldest => {
                 if let Some(last) = sched.last {
-                    let local = (last / n) as u32;
-                    if bits & (1 << local) != 0 && unit_ok(local, wake) {
+                    if bits & (1 << (last / n)) != 0 {
                         return Some(last);
                     }
                 }
@@ -541,12 +570,10 @@ impl Model<'_> {
                 while bits != 0 {
                     let local = bits.trailing_zeros();
                     bits &= bits - 1;
-                    if unit_ok(local, wake) {
-                        let ctx = sm.warps[slot(local)].as_ref().unwrap();
-                        let key = (ctx.cta_linear, ctx.w, slot(local));
-                        if best.is_none_or(|b| key < b) {
-                            best = Some(key);
-                        }
+                    let ctx = sm.warps[slot(local)].as_ref().unwrap();
+                    let key = (ctx.cta_linear, ctx.w, slot(local));
+                    if best.is_none_or(|b| key < b) {
+                        best = Some(key);
                     }
                 }
                 best.map(|b| b.2)
@@ -578,11 +605,12 @@ impl Model<'_> {
         let mut barrier = false;
         let mut frame_changed = false;
         if ctx.ran_until == 0 {
-            let out = cta.exec.step(ctx.w, ctx.pos, now)?;
+            let out = cta.exec.step(ctx.w, ctx.pos, now, &mut self.access)?;
             ctx.ran_until = if out.end == 0 { usize::MAX } else { out.end };
             barrier = out.barrier;
             frame_changed = out.frame_changed;
-            if let Some(a) = out.access {
+            if out.access {
+                let a = &self.access;
                 from_mem = true;
                 let cost = match a.space {
                     MemSpace::Shared => self.mem.shared(a.mask, &a.addrs, a.size),
@@ -723,13 +751,14 @@ impl Model<'_> {
                 continue;
             }
             let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
-            let (why, line) = if sched.ready != 0 {
-                let ctx = ctx_of(sched.ready.trailing_zeros());
+            let ready = sched.ready.iter().fold(0, |a, b| a | b);
+            let (why, line) = if ready != 0 {
+                let ctx = ctx_of(ready.trailing_zeros());
                 (
                     Stall::UnitBusy,
                     ctx.map(|c| self.program.instrs[c.cur].line),
                 )
-            } else if let Some(&Reverse((_, local))) = sched.waiting.peek() {
+            } else if let Some((_, local)) = Some(sched.next).filter(|n| n.0 != u64::MAX) {
                 match ctx_of(local) {
                     Some(c) => (c.reason, Some(self.program.instrs[c.cur].line)),
                     None => (Stall::NoEligibleWarp, None),
