@@ -274,7 +274,7 @@ impl Warp {
         }
         cta.output.thread_instructions += env.region_ops;
         *steps += env.region_steps;
-        self.clock += env.region_cost;
+        self.clock = self.clock.wrapping_add(env.region_cost);
         let e = frame.stack.last_mut().unwrap();
         e.block = region.exit;
         e.pc = 0;
@@ -316,7 +316,7 @@ impl Warp {
                 env.local_lens[l] = mem.len() as u64;
             }
         }
-        self.clock += piece.cost as u64;
+        self.clock = self.clock.wrapping_add(piece.cost as u64);
         frame.stack.last_mut().unwrap().pc = piece.end as usize;
         // SAFETY: the env points at this warp's live registers, local
         // memory, the CTA's shared memory and the launch's arena, all
@@ -345,7 +345,7 @@ impl Warp {
         self.frames.last_mut().unwrap().stack.last_mut().unwrap().pc += 1;
         *steps += 1;
         cta.output.thread_instructions += mask.count_ones() as u64;
-        self.clock += op.cost as u64;
+        self.clock = self.clock.wrapping_add(op.cost as u64);
         if *steps >= 0x1000 {
             self.check_limits(cta, Some(op), *steps)?;
             *steps = 0;
