@@ -89,6 +89,8 @@ struct LoadedModule {
     compiled: OnceLock<Result<jit::CompiledModule, String>>,
     /// The build for timed launches (`jit::compile_for` with `timing`).
     compiled_timing: OnceLock<Result<jit::CompiledModule, String>>,
+    /// The timing model's instruction table, built on the first timed launch.
+    timing_program: OnceLock<crate::timing::program::Program>,
     /// Per function: the registers warps must start with at zero.
     zeroed_regs: Vec<Vec<ir::Reg>>,
 }
@@ -224,6 +226,7 @@ impl Device {
             global_addrs,
             compiled: OnceLock::new(),
             compiled_timing: OnceLock::new(),
+            timing_program: OnceLock::new(),
             zeroed_regs,
         });
         Ok(ModuleId(self.modules.len() - 1))

@@ -202,8 +202,10 @@ impl Device {
         let cancel = AtomicBool::new(false);
         let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
         let source = &lm.source;
-        let program = Program::build(&lm.ir, &|offset| {
-            source.line_col(offset as usize).line as u32
+        let program = lm.timing_program.get_or_init(|| {
+            Program::build(&lm.ir, &|offset| {
+                source.line_col(offset as usize).line as u32
+            })
         });
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
@@ -214,7 +216,6 @@ impl Device {
         };
         let sim_cfg = SimConfig {
             blocks_per_sm: occ.active_blocks_per_sm,
-            warps_per_cta: block_threads.div_ceil(32),
             grid_ctas: n,
             max_ctas,
             diagram_warps: t.diagram_warps.clone(),
@@ -224,7 +225,7 @@ impl Device {
             ctx: &ctx,
             outputs: Vec::new(),
         };
-        let mut timing = match simulate(arch, &program, &sim_cfg, &mut grid) {
+        let mut timing = match simulate(arch, program, &sim_cfg, &mut grid) {
             Ok(r) => r,
             Err((linear, fault)) => {
                 return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault))

@@ -28,7 +28,6 @@ use super::report::{IssueEvent, Stall, TimingReport};
 pub struct SimConfig {
     /// CTAs resident per SM at most (from the occupancy rules).
     pub blocks_per_sm: u32,
-    pub warps_per_cta: u32,
     pub grid_ctas: u64,
     /// Simulate only the first CTAs (sampling); the rest are not timed.
     pub max_ctas: u64,
