@@ -41,7 +41,7 @@ fn floats(b: &[u8]) -> Vec<f32> {
 }
 
 macro_rules! sym {
-    ($lib:expr, $name:literal, $ty:ty) => {{
+    ($lib:expr, $name:expr, $ty:ty) => {{
         // SAFETY: the symbol has the C signature of cuda.h.
         let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
         s
@@ -267,5 +267,149 @@ fn entry_points_resolve_through_get_proc_address() {
             CStr::from_ptr(s).to_str().unwrap(),
             "CUDA_ERROR_ILLEGAL_ADDRESS"
         );
+    }
+}
+
+#[test]
+fn every_other_entry_point_is_a_not_supported_stub() {
+    let lib = library();
+    for name in [
+        &b"cuGraphCreate"[..],
+        b"cuArrayCreate_v2",
+        b"cuTexObjectCreate",
+        b"cuMemAllocManaged",
+    ] {
+        let f = sym!(lib, name, unsafe extern "C" fn() -> u32);
+        // SAFETY: stubs ignore their arguments.
+        assert_eq!(unsafe { f() }, 801, "{}", String::from_utf8_lossy(name));
+    }
+    let table = sym!(
+        lib,
+        b"cuGetExportTable",
+        unsafe extern "C" fn(*mut *const c_void, *const c_void) -> u32
+    );
+    let mut p: *const c_void = std::ptr::null();
+    assert_eq!(unsafe { table(&mut p, std::ptr::null()) }, 801);
+}
+
+#[test]
+fn link_library_kernel_and_occupancy() {
+    let lib = library();
+    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let retain = sym!(
+        lib,
+        b"cuDevicePrimaryCtxRetain",
+        unsafe extern "C" fn(*mut Handle, c_int) -> u32
+    );
+    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    type LinkCreate =
+        unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> u32;
+    type LinkAdd = unsafe extern "C" fn(
+        Handle,
+        c_uint,
+        *mut c_void,
+        usize,
+        *const c_char,
+        c_uint,
+        *mut c_int,
+        *mut *mut c_void,
+    ) -> u32;
+    type LibLoad = unsafe extern "C" fn(
+        *mut Handle,
+        *const c_void,
+        *mut c_int,
+        *mut *mut c_void,
+        c_uint,
+        *mut c_int,
+        *mut *mut c_void,
+        c_uint,
+    ) -> u32;
+    let create = sym!(lib, b"cuLinkCreate_v2", LinkCreate);
+    let add = sym!(lib, b"cuLinkAddData_v2", LinkAdd);
+    let complete = sym!(
+        lib,
+        b"cuLinkComplete",
+        unsafe extern "C" fn(Handle, *mut *mut c_void, *mut usize) -> u32
+    );
+    let load = sym!(lib, b"cuLibraryLoadData", LibLoad);
+    let kernel = sym!(
+        lib,
+        b"cuLibraryGetKernel",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let attr = sym!(
+        lib,
+        b"cuFuncGetAttribute",
+        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
+    );
+    let occ = sym!(
+        lib,
+        b"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        unsafe extern "C" fn(*mut c_int, Handle, c_int, usize) -> u32
+    );
+    let mut ptx =
+        std::fs::read(repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx")).unwrap();
+    let null = std::ptr::null_mut();
+    unsafe {
+        assert_eq!(init(0), 0);
+        let mut ctx: Handle = null;
+        assert_eq!(retain(&mut ctx, 0), 0);
+        assert_eq!(set_current(ctx), 0);
+        let mut link: Handle = null;
+        assert_eq!(create(0, null as _, null as _, &mut link), 0);
+        let name = CString::new("saxpy.ptx").unwrap();
+        // CU_JIT_INPUT_PTX = 1; a cubin input (0) is refused.
+        assert_eq!(
+            add(
+                link,
+                0,
+                ptx.as_mut_ptr() as _,
+                ptx.len(),
+                name.as_ptr(),
+                0,
+                null as _,
+                null as _
+            ),
+            209
+        );
+        assert_eq!(
+            add(
+                link,
+                1,
+                ptx.as_mut_ptr() as _,
+                ptx.len(),
+                name.as_ptr(),
+                0,
+                null as _,
+                null as _
+            ),
+            0
+        );
+        let (mut image, mut size): (*mut c_void, usize) = (null, 0);
+        assert_eq!(complete(link, &mut image, &mut size), 0);
+        let mut library: Handle = null;
+        assert_eq!(
+            load(
+                &mut library,
+                image,
+                null as _,
+                null as _,
+                0,
+                null as _,
+                null as _,
+                0
+            ),
+            0
+        );
+        let mut k: Handle = null;
+        let kname = CString::new("_Z5saxpyifPKfPf").unwrap();
+        assert_eq!(kernel(&mut k, library, kname.as_ptr()), 0);
+        let mut regs = 0;
+        assert_eq!(attr(&mut regs, 4, k), 0); // CU_FUNC_ATTRIBUTE_NUM_REGS
+        assert!((8..=64).contains(&regs), "{regs}");
+        let mut blocks = 0;
+        assert_eq!(occ(&mut blocks, k, 256, 0), 0);
+        // sm_80: 2048 threads per SM, and saxpy is small: 8 blocks of 256.
+        assert_eq!(blocks, 8);
     }
 }

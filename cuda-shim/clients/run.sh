@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs unmodified client code from public packages on warpjit's libcuda.so.1
+# (issue 6's acceptance checks; not part of `cargo test`, as it needs the
+# network):
+#   - cudarc 0.19.4 (binds every symbol at load) and the latest 0.19.x (lazy):
+#     examples 01 02 03 04 09 10 12 and the driver::safe::core tests
+#     (except test_pinned_copy_is_faster, which asserts DMA from page-locked
+#     memory is 1.5x faster: a property of GPU hardware, not of the API);
+#   - a cuda-python (cuda.bindings) driver-API program on NVRTC's PTX;
+#   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
+#     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path).
+# Needs Python 3.10+, cargo and PyPI/crates.io access.
+# Usage: bash cuda-shim/clients/run.sh [cudarc|python|all]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+what="${1:-all}"
+
+cargo build --release -p warpjit-cuda
+lib="$root/target/cuda-clients/lib"
+mkdir -p "$lib"
+cp target/release/libcuda.so "$lib/libcuda.so.1"
+ln -sf libcuda.so.1 "$lib/libcuda.so"
+
+venv="$root/target/cuda-clients/venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet \
+    numpy \
+    "cuda-bindings==12.9.*" \
+    "numba-cuda==0.30.4" \
+    "nvidia-cuda-nvrtc-cu12==12.9.86" \
+    "nvidia-cuda-nvcc-cu12==12.9.86"
+fi
+nvrtc="$("$venv/bin/python" -c 'import nvidia.cuda_nvrtc as m; print(list(m.__path__)[0] + "/lib")')"
+ln -sf "$nvrtc/libnvrtc.so.12" "$lib/libnvrtc.so"
+export LD_LIBRARY_PATH="$lib:$nvrtc${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+if [ "$what" = all ] || [ "$what" = python ]; then
+  "$venv/bin/python" cuda-shim/clients/cuda_python_saxpy.py
+  "$venv/bin/python" cuda-shim/clients/numba_kernels.py
+fi
+
+if [ "$what" = all ] || [ "$what" = cudarc ]; then
+  for version in 0.19.4 0.19; do
+    probe="$root/target/cuda-clients/cudarc-$version"
+    mkdir -p "$probe/src"
+    cat > "$probe/Cargo.toml" <<TOML
+[package]
+name = "cudarc-probe"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+cudarc = { version = "=$version", features = ["cuda-12090"] }
+[workspace]
+TOML
+    [ "$version" = 0.19 ] && sed -i 's/"=0.19"/"0.19"/' "$probe/Cargo.toml"
+    echo 'fn main() {}' > "$probe/src/main.rs"
+    (cd "$probe" && cargo generate-lockfile -q && cargo fetch -q)
+    src="$(cd "$probe" && cargo metadata --format-version 1 -q | "$venv/bin/python" -c '
+import json, sys
+m = json.load(sys.stdin)
+print(next(p["manifest_path"] for p in m["packages"] if p["name"] == "cudarc").rsplit("/", 1)[0])')"
+    echo "== cudarc at $src"
+    target="$root/target/cuda-clients/cudarc-target"
+    for e in 01-allocate 02-copy 03-launch-kernel 04-streams 09-constant-memory 10-function-attributes 12-context-config; do
+      cargo build -q --manifest-path "$src/Cargo.toml" --features cuda-12090 --target-dir "$target" --example "$e"
+      (cd "$src" && "$target/debug/examples/$e" > /dev/null) && echo "example $e: ok"
+    done
+    (cd "$src" && cargo test -q --manifest-path "$src/Cargo.toml" --features cuda-12090 --lib \
+      --target-dir "$target" -- driver::safe::core --skip test_pinned_copy_is_faster)
+  done
+fi
+echo "clients OK"
