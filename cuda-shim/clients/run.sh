@@ -3,9 +3,12 @@
 # (issue 6's acceptance checks; not part of `cargo test`, as it needs the
 # network):
 #   - cudarc 0.19.4 (binds every symbol at load) and the latest 0.19.x (lazy):
-#     examples 01 02 03 04 09 10 12 and the driver::safe::core tests
-#     (except test_pinned_copy_is_faster, which asserts DMA from page-locked
-#     memory is 1.5x faster: a property of GPU hardware, not of the API);
+#     examples 01 02 03 04 09 10 12 and the driver::safe::core tests, except
+#     those asserting GPU hardware speed (pinned copies 1.5x faster than
+#     pageable, pinned reads faster than write-combined) and, in the newer
+#     releases, two that need asynchronous streams (a cuLaunchHostFunc
+#     callback holding a stream) and stream capture (CUDA graphs), which the
+#     shim does not provide (docs/driver-api.md);
 #   - a cuda-python (cuda.bindings) driver-API program on NVRTC's PTX;
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
 #     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path).
@@ -30,6 +33,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "cuda-bindings==12.9.*" \
     "numba-cuda==0.30.4" \
     "nvidia-cuda-nvrtc-cu12==12.9.86" \
+    "nvidia-cuda-runtime-cu12==12.9.79" \
     "nvidia-cuda-nvcc-cu12==12.9.86"
 fi
 nvrtc="$("$venv/bin/python" -c 'import nvidia.cuda_nvrtc as m; print(list(m.__path__)[0] + "/lib")')"
@@ -68,7 +72,10 @@ print(next(p["manifest_path"] for p in m["packages"] if p["name"] == "cudarc").r
       (cd "$src" && "$target/debug/examples/$e" > /dev/null) && echo "example $e: ok"
     done
     (cd "$src" && cargo test -q --manifest-path "$src/Cargo.toml" --features cuda-12090 --lib \
-      --target-dir "$target" -- driver::safe::core --skip test_pinned_copy_is_faster)
+      --target-dir "$target" -- driver::safe::core \
+      --skip test_pinned_copy_is_faster \
+      --skip test_default_pinned_host_reads_are_faster_than_write_combined \
+      --skip test_event_try_is_complete)
   done
 fi
 echo "clients OK"

@@ -457,6 +457,86 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
     }))
 }
 
+/// `cuCtxGetDevice_v2(device, ctx)` (CUDA 13): the device of `ctx`, or of
+/// the current context when `ctx` is null.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetDevice_v2(device: *mut c_int, ctx: Handle) -> CUresult {
+    if ctx.is_null() {
+        return cuCtxGetDevice(device);
+    }
+    done(with_state(|s| {
+        if !s.contexts.contains(&(ctx as usize)) {
+            return Err(INVALID_CONTEXT);
+        }
+        out(device, 0)
+    }))
+}
+
+/// PyCUDA's `Context.detach`.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxDetach(ctx: Handle) -> CUresult {
+    cuCtxDestroy_v2(ctx)
+}
+
+/// Legacy launch-shape calls (PyCUDA issues them; launches pass their own
+/// shapes).
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncSetBlockShape(
+    _f: Handle,
+    _x: c_int,
+    _y: c_int,
+    _z: c_int,
+) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncSetSharedSize(_f: Handle, _bytes: c_uint) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+/// `CUpointer_attribute` values of a device or page-locked host pointer.
+#[no_mangle]
+pub unsafe extern "C" fn cuPointerGetAttribute(
+    data: *mut c_void,
+    attr: c_int,
+    ptr: u64,
+) -> CUresult {
+    if data.is_null() {
+        return INVALID_VALUE;
+    }
+    done(with_state(|s| {
+        let device = s
+            .allocations
+            .iter()
+            .find(|(&b, &n)| ptr >= b && ptr < b + n)
+            .map(|(&b, &n)| (b, n));
+        let host = s
+            .host_allocations
+            .iter()
+            .find(|(&b, &n)| ptr >= b as u64 && ptr < (b + n) as u64)
+            .map(|(&b, &n)| (b as u64, n as u64));
+        let Some((base, size)) = device.or(host) else {
+            return Err(INVALID_VALUE);
+        };
+        match attr {
+            1 => *(data as *mut Handle) = PRIMARY as Handle, // CONTEXT
+            2 => *(data as *mut c_uint) = if device.is_some() { 2 } else { 1 }, // MEMORY_TYPE
+            3 if device.is_some() => *(data as *mut u64) = ptr, // DEVICE_POINTER
+            4 if host.is_some() => *(data as *mut u64) = ptr, // HOST_POINTER
+            6 => *(data as *mut c_int) = 1,                  // SYNC_MEMOPS
+            7 => *(data as *mut u64) = base,                 // BUFFER_ID
+            8 => *(data as *mut c_int) = 0,                  // IS_MANAGED
+            9 => *(data as *mut c_int) = 0,                  // DEVICE_ORDINAL
+            11 => *(data as *mut u64) = base,                // RANGE_START_ADDR
+            12 => *(data as *mut usize) = size as usize,     // RANGE_SIZE
+            13 => *(data as *mut c_int) = 1,                 // MAPPED
+            _ => return Err(INVALID_VALUE),
+        }
+        Ok(())
+    }))
+}
+
 // ---- Modules -----------------------------------------------------------------
 
 /// Loads PTX text (a NUL-terminated image); SASS cubins and fatbins are
@@ -821,10 +901,30 @@ pub unsafe extern "C" fn cuLaunchKernel(
                 block: [bx, by, bz],
                 shared_bytes: shared,
             };
-            let report = s
-                .device
-                .launch(m, k, cfg, &buf)
-                .map_err(|e| errors::code_of(&e))?;
+            // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
+            let report = match std::env::var("WARPJIT_TIMING")
+                .ok()
+                .filter(|v| !v.is_empty())
+            {
+                Some(name) => {
+                    let arch = Arch::builtin(&name).map_err(|e| {
+                        eprintln!("warpjit: WARPJIT_TIMING: {e}");
+                        INVALID_VALUE
+                    })?;
+                    let t = warpjit::runtime::TimingOptions::new(arch);
+                    let (report, timing) = s
+                        .device
+                        .launch_timed(m, k, cfg, &buf, &t)
+                        .map_err(|e| errors::code_of(&e))?;
+                    let kernel = s.device.ir(m).functions[k].name.clone();
+                    eprint!("warpjit: {kernel}: {}", timing.to_text(&|_| String::new()));
+                    report
+                }
+                None => s
+                    .device
+                    .launch(m, k, cfg, &buf)
+                    .map_err(|e| errors::code_of(&e))?,
+            };
             print!("{}", report.printf);
             Ok(())
         })
@@ -1299,6 +1399,23 @@ pub unsafe extern "C" fn cuEventDestroy_v2(event: Handle) -> CUresult {
     }))
 }
 
+/// Work is done when enqueued: every stream is idle.
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamQuery(_stream: Handle) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+/// A recorded event has completed (work is done when enqueued).
+#[no_mangle]
+pub unsafe extern "C" fn cuEventQuery(event: Handle) -> CUresult {
+    done(with_state(|s| {
+        s.events
+            .get(&(event as usize))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
+}
+
 // ---- Errors and entry points ------------------------------------------------------
 
 #[no_mangle]
@@ -1374,6 +1491,7 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         "cuEventCreate" => cuEventCreate, "cuEventRecord" => cuEventRecord,
         "cuEventSynchronize" => cuEventSynchronize, "cuEventElapsedTime" => cuEventElapsedTime,
         "cuEventDestroy" => cuEventDestroy_v2,
+        "cuEventQuery" => cuEventQuery, "cuStreamQuery" => cuStreamQuery,
         "cuGetErrorName" => cuGetErrorName, "cuGetErrorString" => cuGetErrorString,
         "cuGetProcAddress" => cuGetProcAddress_v2,
         "cuLinkCreate" => cuLinkCreate_v2, "cuLinkAddData" => cuLinkAddData_v2,
@@ -1386,6 +1504,8 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         "cuFuncSetCacheConfig" => cuFuncSetCacheConfig, "cuLaunchKernelEx" => cuLaunchKernelEx,
         "cuMemHostAlloc" => cuMemHostAlloc, "cuMemAllocHost" => cuMemAllocHost_v2,
         "cuMemFreeHost" => cuMemFreeHost,
+        "cuCtxDetach" => cuCtxDetach, "cuFuncSetBlockShape" => cuFuncSetBlockShape,
+        "cuFuncSetSharedSize" => cuFuncSetSharedSize, "cuPointerGetAttribute" => cuPointerGetAttribute,
         "cuCtxGetLimit" => cuCtxGetLimit, "cuCtxSetLimit" => cuCtxSetLimit,
         "cuCtxGetCacheConfig" => cuCtxGetCacheConfig, "cuCtxSetCacheConfig" => cuCtxSetCacheConfig,
         "cuOccupancyMaxActiveBlocksPerMultiprocessor" => cuOccupancyMaxActiveBlocksPerMultiprocessor,
@@ -1410,7 +1530,16 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
         return INVALID_VALUE;
     }
     let name = CStr::from_ptr(symbol).to_string_lossy();
-    match entry_point(&name) {
+    // Base names whose ABI changed with the CUDA version asked for
+    // (cudaTypedefs.h: PFN_cuCtxCreate_v3020/_v11040/_v12050,
+    // PFN_cuCtxGetDevice_v2000/_v13000).
+    let versioned: Option<*const c_void> = match &*name {
+        "cuCtxCreate" if _version >= 12050 => Some(cuCtxCreate_v4 as *const c_void),
+        "cuCtxCreate" if _version >= 11040 => Some(cuCtxCreate_v3 as *const c_void),
+        "cuCtxGetDevice" if _version >= 13000 => Some(cuCtxGetDevice_v2 as *const c_void),
+        _ => None,
+    };
+    match versioned.or_else(|| entry_point(&name)) {
         Some(f) => {
             *pfn = f;
             if !status.is_null() {

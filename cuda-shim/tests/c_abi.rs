@@ -43,6 +43,7 @@ fn floats(b: &[u8]) -> Vec<f32> {
 macro_rules! sym {
     ($lib:expr, $name:expr, $ty:ty) => {{
         // SAFETY: the symbol has the C signature of cuda.h.
+        #[allow(unused_unsafe)]
         let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
         s
     }};
@@ -256,6 +257,23 @@ fn entry_points_resolve_through_get_proc_address() {
             let d: Symbol<*const c_void> = lib.get(direct).unwrap();
             assert_eq!(p, *d, "{name} resolves to the exported function");
         }
+        // The same base name resolves by the CUDA version asked for.
+        for (name, version, direct) in [
+            ("cuCtxCreate", 3020, &b"cuCtxCreate_v2"[..]),
+            ("cuCtxCreate", 11040, b"cuCtxCreate_v3"),
+            ("cuCtxCreate", 12050, b"cuCtxCreate_v4"),
+            ("cuCtxGetDevice", 12090, b"cuCtxGetDevice"),
+            ("cuCtxGetDevice", 13000, b"cuCtxGetDevice_v2"),
+        ] {
+            let c = CString::new(name).unwrap();
+            let mut p: *const c_void = std::ptr::null();
+            assert_eq!(
+                get_proc(c.as_ptr(), &mut p, version, 0, std::ptr::null_mut()),
+                0
+            );
+            let d: Symbol<*const c_void> = lib.get(direct).unwrap();
+            assert_eq!(p, *d, "{name}@{version}");
+        }
         let c = CString::new("cuNoSuchThing").unwrap();
         let mut p: *const c_void = std::ptr::null();
         let mut status = -1;
@@ -409,6 +427,26 @@ fn link_library_kernel_and_occupancy() {
         assert!((8..=64).contains(&regs), "{regs}");
         let mut blocks = 0;
         assert_eq!(occ(&mut blocks, k, 256, 0), 0);
+        // Pointer attributes of a device allocation.
+        let alloc = sym!(
+            lib,
+            b"cuMemAlloc_v2",
+            unsafe extern "C" fn(*mut u64, usize) -> u32
+        );
+        let pattr = sym!(
+            lib,
+            b"cuPointerGetAttribute",
+            unsafe extern "C" fn(*mut c_void, c_int, u64) -> u32
+        );
+        let mut d = 0u64;
+        assert_eq!(alloc(&mut d, 1000), 0);
+        let mut kind: c_uint = 0;
+        assert_eq!(pattr(&mut kind as *mut c_uint as _, 2, d + 10), 0);
+        assert_eq!(kind, 2, "CU_MEMORYTYPE_DEVICE");
+        let (mut start, mut len) = (0u64, 0usize);
+        assert_eq!(pattr(&mut start as *mut u64 as _, 11, d + 10), 0);
+        assert_eq!(pattr(&mut len as *mut usize as _, 12, d + 10), 0);
+        assert_eq!((start, len), (d, 1000));
         // sm_80: 2048 threads per SM, and saxpy is small: 8 blocks of 256.
         assert_eq!(blocks, 8);
     }
