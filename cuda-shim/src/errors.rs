@@ -1,73 +1,84 @@
 //! `CUresult` codes (cuda.h 12.9) with their names and descriptions, and
 //! how warpjit's errors map onto them.
 
+use std::ffi::CStr;
+
 use warpjit::interp::FaultKind;
 use warpjit::Error;
 
 pub type CUresult = u32;
 
-/// (code, name, description) for every code this library returns.
-pub const CODES: &[(CUresult, &str, &str)] = &[
-    (0, "CUDA_SUCCESS", "no error"),
-    (1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"),
-    (2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"),
-    (3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"),
-    (4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"),
+/// (code, name, description) for every code this library returns, as C
+/// strings (`cuGetErrorName`/`cuGetErrorString` hand out pointers to them).
+pub const CODES: &[(CUresult, &CStr, &CStr)] = &[
+    (0, c"CUDA_SUCCESS", c"no error"),
+    (1, c"CUDA_ERROR_INVALID_VALUE", c"invalid argument"),
+    (2, c"CUDA_ERROR_OUT_OF_MEMORY", c"out of memory"),
+    (3, c"CUDA_ERROR_NOT_INITIALIZED", c"initialization error"),
+    (4, c"CUDA_ERROR_DEINITIALIZED", c"driver shutting down"),
     (
         100,
-        "CUDA_ERROR_NO_DEVICE",
-        "no CUDA-capable device is detected",
+        c"CUDA_ERROR_NO_DEVICE",
+        c"no CUDA-capable device is detected",
     ),
-    (101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"),
+    (101, c"CUDA_ERROR_INVALID_DEVICE", c"invalid device ordinal"),
     (
         200,
-        "CUDA_ERROR_INVALID_IMAGE",
-        "device kernel image is invalid",
+        c"CUDA_ERROR_INVALID_IMAGE",
+        c"device kernel image is invalid",
     ),
-    (201, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"),
+    (
+        201,
+        c"CUDA_ERROR_INVALID_CONTEXT",
+        c"invalid device context",
+    ),
     (
         209,
-        "CUDA_ERROR_NO_BINARY_FOR_GPU",
-        "no kernel image is available for execution on the device",
+        c"CUDA_ERROR_NO_BINARY_FOR_GPU",
+        c"no kernel image is available for execution on the device",
     ),
     (
         218,
-        "CUDA_ERROR_INVALID_PTX",
-        "a PTX JIT compilation failed",
+        c"CUDA_ERROR_INVALID_PTX",
+        c"a PTX JIT compilation failed",
     ),
-    (301, "CUDA_ERROR_FILE_NOT_FOUND", "file not found"),
-    (400, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"),
-    (500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"),
-    (600, "CUDA_ERROR_NOT_READY", "device not ready"),
+    (301, c"CUDA_ERROR_FILE_NOT_FOUND", c"file not found"),
+    (
+        400,
+        c"CUDA_ERROR_INVALID_HANDLE",
+        c"invalid resource handle",
+    ),
+    (500, c"CUDA_ERROR_NOT_FOUND", c"named symbol not found"),
+    (600, c"CUDA_ERROR_NOT_READY", c"device not ready"),
     (
         700,
-        "CUDA_ERROR_ILLEGAL_ADDRESS",
-        "an illegal memory access was encountered",
+        c"CUDA_ERROR_ILLEGAL_ADDRESS",
+        c"an illegal memory access was encountered",
     ),
     (
         701,
-        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-        "too many resources requested for launch",
+        c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+        c"too many resources requested for launch",
     ),
     (
         702,
-        "CUDA_ERROR_LAUNCH_TIMEOUT",
-        "the launch timed out and was terminated",
+        c"CUDA_ERROR_LAUNCH_TIMEOUT",
+        c"the launch timed out and was terminated",
     ),
-    (710, "CUDA_ERROR_ASSERT", "device-side assert triggered"),
+    (710, c"CUDA_ERROR_ASSERT", c"device-side assert triggered"),
     (
         715,
-        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
-        "an illegal instruction was encountered",
+        c"CUDA_ERROR_ILLEGAL_INSTRUCTION",
+        c"an illegal instruction was encountered",
     ),
-    (716, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"),
+    (716, c"CUDA_ERROR_MISALIGNED_ADDRESS", c"misaligned address"),
     (
         719,
-        "CUDA_ERROR_LAUNCH_FAILED",
-        "unspecified launch failure",
+        c"CUDA_ERROR_LAUNCH_FAILED",
+        c"unspecified launch failure",
     ),
-    (801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"),
-    (999, "CUDA_ERROR_UNKNOWN", "unknown error"),
+    (801, c"CUDA_ERROR_NOT_SUPPORTED", c"operation not supported"),
+    (999, c"CUDA_ERROR_UNKNOWN", c"unknown error"),
 ];
 
 pub const SUCCESS: CUresult = 0;

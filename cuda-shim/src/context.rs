@@ -1,0 +1,218 @@
+//! Contexts: the primary one and created ones on a per-thread current stack,
+//! context limits and cache configuration.
+
+use super::*;
+
+// ---- Contexts ----------------------------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(ctx: *mut Handle, device: c_int) -> CUresult {
+    done(with_state(|_| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        out(ctx, PRIMARY as Handle)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(device: c_int) -> CUresult {
+    done(with_state(|_| {
+        if device != 0 {
+            Err(INVALID_DEVICE)
+        } else {
+            Ok(())
+        }
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v2(
+    ctx: *mut Handle,
+    _flags: c_uint,
+    device: c_int,
+) -> CUresult {
+    done(with_state(|s| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        let h = s.handle();
+        s.contexts.push(h);
+        out(ctx, h as Handle)?;
+        CTX_STACK.with(|st| st.borrow_mut().push(h));
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> CUresult {
+    done(with_state(|s| {
+        let h = ctx as usize;
+        let Some(i) = s.contexts.iter().position(|&c| c == h) else {
+            return Err(INVALID_CONTEXT);
+        };
+        if h != PRIMARY {
+            s.contexts.remove(i);
+        }
+        CTX_STACK.with(|st| st.borrow_mut().retain(|&c| c != h));
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetCurrent(ctx: *mut Handle) -> CUresult {
+    let top = CTX_STACK
+        .with(|st| st.borrow().last().copied())
+        .unwrap_or(0);
+    done(out(ctx, top as Handle))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetCurrent(ctx: Handle) -> CUresult {
+    done(with_state(|s| {
+        let h = ctx as usize;
+        if h != 0 && !s.contexts.contains(&h) {
+            return Err(INVALID_CONTEXT);
+        }
+        CTX_STACK.with(|st| {
+            let mut st = st.borrow_mut();
+            st.pop();
+            if h != 0 {
+                st.push(h);
+            }
+        });
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: Handle) -> CUresult {
+    done(with_state(|s| {
+        let h = ctx as usize;
+        if !s.contexts.contains(&h) {
+            return Err(INVALID_CONTEXT);
+        }
+        CTX_STACK.with(|st| st.borrow_mut().push(h));
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxPopCurrent_v2(ctx: *mut Handle) -> CUresult {
+    let top = CTX_STACK.with(|st| st.borrow_mut().pop());
+    match top {
+        Some(h) => {
+            if !ctx.is_null() {
+                *ctx = h as Handle;
+            }
+            SUCCESS
+        }
+        None => INVALID_CONTEXT,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetDevice(device: *mut c_int) -> CUresult {
+    let has = CTX_STACK.with(|st| !st.borrow().is_empty());
+    if !has {
+        return INVALID_CONTEXT;
+    }
+    done(out(device, 0))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+/// Every operation that needs a current context.
+pub(crate) fn need_context() -> Result<(), CUresult> {
+    if CTX_STACK.with(|st| st.borrow().is_empty()) {
+        Err(INVALID_CONTEXT)
+    } else {
+        Ok(())
+    }
+}
+
+/// `cuCtxCreate_v3(pctx, paramsArray, numParams, flags, dev)`: execution
+/// affinity parameters are ignored (one device).
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v3(
+    ctx: *mut Handle,
+    _params: *mut c_void,
+    _n: c_int,
+    flags: c_uint,
+    device: c_int,
+) -> CUresult {
+    cuCtxCreate_v2(ctx, flags, device)
+}
+
+/// `cuCtxCreate_v4(pctx, ctxCreateParams, flags, dev)`.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v4(
+    ctx: *mut Handle,
+    _params: *mut c_void,
+    flags: c_uint,
+    device: c_int,
+) -> CUresult {
+    cuCtxCreate_v2(ctx, flags, device)
+}
+
+/// `cuCtxGetDevice_v2(device, ctx)` (CUDA 13): the device of `ctx`, or of
+/// the current context when `ctx` is null.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetDevice_v2(device: *mut c_int, ctx: Handle) -> CUresult {
+    if ctx.is_null() {
+        return cuCtxGetDevice(device);
+    }
+    done(with_state(|s| {
+        if !s.contexts.contains(&(ctx as usize)) {
+            return Err(INVALID_CONTEXT);
+        }
+        out(device, 0)
+    }))
+}
+
+/// PyCUDA's `Context.detach`.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxDetach(ctx: Handle) -> CUresult {
+    cuCtxDestroy_v2(ctx)
+}
+
+// ---- Limits, cache configuration, occupancy -------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_int) -> CUresult {
+    done(with_state(|s| {
+        let v = *s.limits.get(limit as usize).ok_or(INVALID_VALUE)?;
+        out(value, v)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
+    done(with_state(|s| {
+        let slot = s.limits.get_mut(limit as usize).ok_or(INVALID_VALUE)?;
+        *slot = value;
+        if limit == 0 {
+            // CU_LIMIT_STACK_SIZE: warpjit's local memory per thread.
+            let mut o = s.device.options().clone();
+            o.stack_bytes = value.clamp(1024, 1 << 24) as u32;
+            s.device.set_options(o);
+        }
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_int) -> CUresult {
+    done(with_state(|s| out(config, s.cache_config)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetCacheConfig(config: c_int) -> CUresult {
+    done(with_state(|s| {
+        s.cache_config = config;
+        Ok(())
+    }))
+}

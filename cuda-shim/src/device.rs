@@ -1,0 +1,160 @@
+//! Initialization, the driver version and the one device: its name, memory and
+//! attributes (from the timing preset).
+
+use super::*;
+
+// ---- Initialization, version, devices -------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
+    let mut guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
+    if guard.is_none() {
+        let name = std::env::var("WARPJIT_ARCH").unwrap_or_else(|_| "sm_80".into());
+        let arch = match Arch::builtin(&name) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("warpjit: WARPJIT_ARCH: {e}");
+                return INVALID_VALUE;
+            }
+        };
+        *guard = Some(State {
+            device: Device::new(Options::default()),
+            arch,
+            modules: HashMap::new(),
+            functions: Vec::new(),
+            allocations: HashMap::new(),
+            events: HashMap::new(),
+            next_handle: PRIMARY,
+            contexts: vec![PRIMARY],
+            links: HashMap::new(),
+            limits: [64 * 1024, 1 << 20, 8 << 20, 2, 2048, 32, 0],
+            cache_config: 0,
+            host_allocations: HashMap::new(),
+        });
+    }
+    SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDriverGetVersion(version: *mut c_int) -> CUresult {
+    done(out(version, 12090))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetCount(count: *mut c_int) -> CUresult {
+    done(with_state(|_| Ok(())).and_then(|()| out(count, 1)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGet(device: *mut c_int, ordinal: c_int) -> CUresult {
+    done(with_state(|_| {
+        if ordinal != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        out(device, 0)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetName(name: *mut c_char, len: c_int, device: c_int) -> CUresult {
+    done(with_state(|s| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        if name.is_null() || len <= 0 {
+            return Err(INVALID_VALUE);
+        }
+        let text = format!("warpjit ({} model)", s.arch.name);
+        let n = text.len().min(len as usize - 1);
+        std::ptr::copy_nonoverlapping(text.as_ptr(), name as *mut u8, n);
+        *name.add(n) = 0;
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, device: c_int) -> CUresult {
+    done(with_state(|s| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        out(bytes, s.device.options().arena_bytes as usize)
+    }))
+}
+
+/// `CUdevice_attribute` values, consistent with the preset.
+fn attribute(arch: &Arch, attr: c_int) -> Option<c_int> {
+    let (major, minor) = arch.cc().unwrap_or((8, 0));
+    let o = &arch.occupancy;
+    Some(match attr {
+        1 => o.max_threads_per_block as c_int, // MAX_THREADS_PER_BLOCK
+        2 | 3 => 1024,                         // MAX_BLOCK_DIM_X/Y
+        4 => 64,                               // MAX_BLOCK_DIM_Z
+        5 => i32::MAX,                         // MAX_GRID_DIM_X
+        6 | 7 => 65535,                        // MAX_GRID_DIM_Y/Z
+        8 => 48 * 1024,                        // MAX_SHARED_MEMORY_PER_BLOCK
+        9 => 64 * 1024,                        // TOTAL_CONSTANT_MEMORY
+        10 => 32,                              // WARP_SIZE
+        11 => i32::MAX,                        // MAX_PITCH
+        12 => 65536,                           // MAX_REGISTERS_PER_BLOCK
+        13 => (arch.chip.clock_mhz * 1000.0) as c_int, // CLOCK_RATE (kHz)
+        14 => 512,                             // TEXTURE_ALIGNMENT
+        15 => 1,                               // GPU_OVERLAP
+        16 => arch.chip.sm_count as c_int,     // MULTIPROCESSOR_COUNT
+        17 => 0,                               // KERNEL_EXEC_TIMEOUT
+        18 => 0,                               // INTEGRATED
+        19 => 1,                               // CAN_MAP_HOST_MEMORY
+        20 => 0,                               // COMPUTE_MODE (default)
+        31 => 1,                               // CONCURRENT_KERNELS
+        33 | 34 | 50 => 0,                     // PCI bus / device / domain
+        36 => 1000,                            // MEMORY_CLOCK_RATE (kHz, nominal)
+        37 => 4096,                            // GLOBAL_MEMORY_BUS_WIDTH
+        38 => (arch.memory.l2_kib * 1024) as c_int, // L2_CACHE_SIZE
+        39 => (o.max_warps_per_sm * 32) as c_int, // MAX_THREADS_PER_MULTIPROCESSOR
+        41 => 1,                               // UNIFIED_ADDRESSING
+        75 => major as c_int,                  // COMPUTE_CAPABILITY_MAJOR
+        76 => minor as c_int,                  // COMPUTE_CAPABILITY_MINOR
+        81 => o.shared_per_sm as c_int,        // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        82 => o.regs_per_sm as c_int,          // MAX_REGISTERS_PER_MULTIPROCESSOR
+        83 => 1,                               // MANAGED_MEMORY
+        97 => o.shared_per_block as c_int,     // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        106 => o.max_blocks_per_sm as c_int,   // MAX_BLOCKS_PER_MULTIPROCESSOR
+        115 => 0,                              // MEMORY_POOLS_SUPPORTED
+        _ => return None,
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetAttribute(
+    value: *mut c_int,
+    attr: c_int,
+    device: c_int,
+) -> CUresult {
+    done(with_state(|s| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        // Unknown attributes read as 0 (features warpjit does not offer).
+        out(value, attribute(&s.arch, attr).unwrap_or(0))
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetUuid_v2(uuid: *mut u8, device: c_int) -> CUresult {
+    done(with_state(|_| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        if uuid.is_null() {
+            return Err(INVALID_VALUE);
+        }
+        let bytes = *b"warpjit-device-0";
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), uuid, 16);
+        Ok(())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut u8, device: c_int) -> CUresult {
+    cuDeviceGetUuid_v2(uuid, device)
+}

@@ -1,0 +1,137 @@
+//! Error names and descriptions, and entry points by name and CUDA version
+//! (`cuGetProcAddress`).
+
+use super::*;
+use super::{context::*, device::*, launch::*, memory::*, module::*, stream::*};
+
+fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
+    CODES.iter().find(|e| e.0 == code)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGetErrorName(code: CUresult, name: *mut *const c_char) -> CUresult {
+    match self::code(code) {
+        Some(e) => done(out(name, e.1.as_ptr())),
+        None => INVALID_VALUE,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGetErrorString(code: CUresult, text: *mut *const c_char) -> CUresult {
+    match self::code(code) {
+        Some(e) => done(out(text, e.2.as_ptr())),
+        None => INVALID_VALUE,
+    }
+}
+
+/// `name` without a trailing ABI version (`cuMemAlloc_v2` → `cuMemAlloc`).
+fn base_name(name: &str) -> &str {
+    match name.rfind("_v") {
+        Some(i) if i + 2 < name.len() && name[i + 2..].bytes().all(|b| b.is_ascii_digit()) => {
+            &name[..i]
+        }
+        _ => name,
+    }
+}
+
+/// The entry point for a base name: the implemented function whose name is
+/// that base name, or it with an ABI version suffix (one per base name;
+/// the base names whose ABI changed by CUDA version are resolved in
+/// `cuGetProcAddress_v2`).
+fn entry_point(name: &str) -> Option<*const c_void> {
+    macro_rules! table {
+        ($($f:ident),* $(,)?) => {
+            $(
+                if base_name(stringify!($f)) == name {
+                    return Some($f as *const c_void);
+                }
+            )*
+        };
+    }
+    table! {
+        cuInit, cuDriverGetVersion, cuDeviceGetCount, cuDeviceGet, cuDeviceGetName,
+        cuDeviceTotalMem_v2, cuDeviceGetAttribute, cuDeviceGetUuid_v2, cuDevicePrimaryCtxRetain,
+        cuDevicePrimaryCtxRelease_v2, cuCtxCreate_v2, cuCtxDestroy_v2, cuCtxGetCurrent,
+        cuCtxSetCurrent, cuCtxPushCurrent_v2, cuCtxPopCurrent_v2, cuCtxGetDevice,
+        cuCtxSynchronize, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleUnload,
+        cuModuleGetFunction, cuModuleGetGlobal_v2, cuMemAlloc_v2, cuMemFree_v2, cuMemGetInfo_v2,
+        cuMemGetAddressRange_v2, cuMemcpyHtoD_v2, cuMemcpyDtoH_v2, cuMemcpyDtoD_v2,
+        cuMemcpyHtoDAsync_v2, cuMemcpyDtoHAsync_v2, cuMemcpyDtoDAsync_v2, cuMemsetD8_v2,
+        cuMemsetD8Async, cuMemsetD32_v2, cuMemsetD32Async, cuLaunchKernel, cuStreamCreate,
+        cuStreamDestroy_v2, cuStreamSynchronize, cuStreamWaitEvent, cuEventCreate,
+        cuEventRecord, cuEventSynchronize, cuEventElapsedTime, cuEventDestroy_v2, cuEventQuery,
+        cuStreamQuery, cuGetErrorName, cuGetErrorString, cuGetProcAddress_v2, cuLinkCreate_v2,
+        cuLinkAddData_v2, cuLinkAddFile_v2, cuLinkComplete, cuLinkDestroy, cuLibraryLoadData,
+        cuLibraryUnload, cuLibraryGetKernel, cuLibraryGetModule, cuKernelGetFunction,
+        cuFuncGetAttribute, cuKernelGetAttribute, cuFuncSetAttribute, cuKernelSetAttribute,
+        cuFuncSetCacheConfig, cuLaunchKernelEx, cuMemHostAlloc, cuMemAllocHost_v2,
+        cuMemFreeHost, cuCtxDetach, cuFuncSetBlockShape, cuFuncSetSharedSize,
+        cuPointerGetAttribute, cuCtxGetLimit, cuCtxSetLimit, cuCtxGetCacheConfig,
+        cuCtxSetCacheConfig, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+        cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxPotentialBlockSize,
+        cuOccupancyMaxPotentialBlockSizeWithFlags,
+    }
+    None
+}
+
+/// `cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, symbolStatus)`:
+/// the entry point for a base name. The implemented entry points have one
+/// ABI each across the versions clients ask for (the `_v2` forms).
+#[no_mangle]
+pub unsafe extern "C" fn cuGetProcAddress_v2(
+    symbol: *const c_char,
+    pfn: *mut *const c_void,
+    _version: c_int,
+    _flags: u64,
+    status: *mut c_int,
+) -> CUresult {
+    if symbol.is_null() || pfn.is_null() {
+        return INVALID_VALUE;
+    }
+    let name = CStr::from_ptr(symbol).to_string_lossy();
+    // Base names whose ABI changed with the CUDA version asked for
+    // (cudaTypedefs.h: PFN_cuCtxCreate_v3020/_v11040/_v12050,
+    // PFN_cuCtxGetDevice_v2000/_v13000).
+    let versioned: Option<*const c_void> = match &*name {
+        "cuCtxCreate" if _version >= 12050 => Some(cuCtxCreate_v4 as *const c_void),
+        "cuCtxCreate" if _version >= 11040 => Some(cuCtxCreate_v3 as *const c_void),
+        "cuCtxGetDevice" if _version >= 13000 => Some(cuCtxGetDevice_v2 as *const c_void),
+        _ => None,
+    };
+    match versioned.or_else(|| entry_point(&name)) {
+        Some(f) => {
+            *pfn = f;
+            if !status.is_null() {
+                *status = 0; // CU_GET_PROC_ADDRESS_SUCCESS
+            }
+            SUCCESS
+        }
+        None => {
+            *pfn = std::ptr::null();
+            if !status.is_null() {
+                *status = 1; // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+            }
+            NOT_FOUND
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGetProcAddress(
+    symbol: *const c_char,
+    pfn: *mut *const c_void,
+    version: c_int,
+    flags: u64,
+) -> CUresult {
+    cuGetProcAddress_v2(symbol, pfn, version, flags, std::ptr::null_mut())
+}
+
+/// Programs linked against NVIDIA's runtime (cudart) need its private
+/// export tables; warpjit does not provide them.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetExportTable(
+    _table: *mut *const c_void,
+    _id: *const c_void,
+) -> CUresult {
+    NOT_SUPPORTED
+}

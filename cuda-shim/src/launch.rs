@@ -1,0 +1,220 @@
+//! Launches (`cuLaunchKernel` with `kernelParams` or `extra`,
+//! `cuLaunchKernelEx`, optional timing with `WARPJIT_TIMING`) and the
+//! occupancy queries, from the timing model's port of NVIDIA's rules.
+
+use super::*;
+
+// ---- Launches ----------------------------------------------------------------
+
+const LAUNCH_PARAM_END: usize = 0;
+const LAUNCH_PARAM_BUFFER_POINTER: usize = 1;
+const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLaunchKernel(
+    f: Handle,
+    gx: c_uint,
+    gy: c_uint,
+    gz: c_uint,
+    bx: c_uint,
+    by: c_uint,
+    bz: c_uint,
+    shared: c_uint,
+    _stream: Handle,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> CUresult {
+    done(need_context().and_then(|()| {
+        with_state(|s| {
+            let i = (f as usize).wrapping_sub(1);
+            let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
+            let (slots, total) = s.device.kernel_params(m, k);
+            let mut buf = vec![0u8; total as usize];
+            if !params.is_null() {
+                for (n, slot) in slots.iter().enumerate() {
+                    let p = *params.add(n) as *const u8;
+                    if p.is_null() {
+                        return Err(INVALID_VALUE);
+                    }
+                    let at = slot.offset as usize;
+                    std::ptr::copy_nonoverlapping(p, buf[at..].as_mut_ptr(), slot.size as usize);
+                }
+            } else if !extra.is_null() {
+                let (mut ptr, mut size) = (std::ptr::null::<u8>(), 0usize);
+                let mut e = extra;
+                loop {
+                    match *e as usize {
+                        LAUNCH_PARAM_END => break,
+                        LAUNCH_PARAM_BUFFER_POINTER => ptr = *e.add(1) as *const u8,
+                        LAUNCH_PARAM_BUFFER_SIZE => size = *(*e.add(1) as *const usize),
+                        _ => return Err(INVALID_VALUE),
+                    }
+                    e = e.add(2);
+                }
+                if ptr.is_null() || size < total as usize {
+                    return Err(INVALID_VALUE);
+                }
+                std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), total as usize);
+            } else if total > 0 {
+                return Err(INVALID_VALUE);
+            }
+            let cfg = LaunchConfig {
+                grid: [gx, gy, gz],
+                block: [bx, by, bz],
+                shared_bytes: shared,
+            };
+            // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
+            let report = match std::env::var("WARPJIT_TIMING")
+                .ok()
+                .filter(|v| !v.is_empty())
+            {
+                Some(name) => {
+                    let arch = Arch::builtin(&name).map_err(|e| {
+                        eprintln!("warpjit: WARPJIT_TIMING: {e}");
+                        INVALID_VALUE
+                    })?;
+                    let t = warpjit::runtime::TimingOptions::new(arch);
+                    let (report, timing) = s
+                        .device
+                        .launch_timed(m, k, cfg, &buf, &t)
+                        .map_err(|e| errors::code_of(&e))?;
+                    let kernel = s.device.ir(m).functions[k].name.clone();
+                    eprint!("warpjit: {kernel}: {}", timing.to_text(&|_| String::new()));
+                    report
+                }
+                None => s
+                    .device
+                    .launch(m, k, cfg, &buf)
+                    .map_err(|e| errors::code_of(&e))?,
+            };
+            print!("{}", report.printf);
+            Ok(())
+        })
+    }))
+}
+
+/// `CUlaunchConfig` (cuda.h 12.x).
+#[repr(C)]
+pub struct LaunchConfigC {
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared: c_uint,
+    stream: Handle,
+    attrs: *mut c_void,
+    num_attrs: c_uint,
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuLaunchKernelEx(
+    config: *const LaunchConfigC,
+    f: Handle,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> CUresult {
+    let Some(c) = config.as_ref() else {
+        return INVALID_VALUE;
+    };
+    cuLaunchKernel(
+        f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared, c.stream,
+        params, extra,
+    )
+}
+
+/// Blocks of `block` threads of kernel `f` resident per SM, by NVIDIA's
+/// occupancy rules on the preset (registers from warpjit's estimate).
+fn blocks_per_sm(s: &State, f: Handle, block: u32, dynamic_shared: u32) -> Result<u32, CUresult> {
+    let &(m, k) = s
+        .functions
+        .get((f as usize).wrapping_sub(1))
+        .ok_or(INVALID_HANDLE)?;
+    let ir = s.device.ir(m);
+    let input = warpjit::timing::occupancy::OccupancyInput {
+        block_threads: block,
+        regs_per_thread: warpjit::timing::regs::estimate(ir, k),
+        static_shared: ir.shared_static_size,
+        dynamic_shared,
+    };
+    Ok(warpjit::timing::occupancy::occupancy(&s.arch.limits(), &input).active_blocks_per_sm)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
+    blocks: *mut c_int,
+    f: Handle,
+    block: c_int,
+    dynamic_shared: usize,
+) -> CUresult {
+    done(with_state(|s| {
+        let n = blocks_per_sm(s, f, block.max(1) as u32, dynamic_shared as u32)?;
+        out(blocks, n as c_int)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    blocks: *mut c_int,
+    f: Handle,
+    block: c_int,
+    dynamic_shared: usize,
+    _flags: c_uint,
+) -> CUresult {
+    cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block, dynamic_shared)
+}
+
+/// As `cudaOccupancyMaxPotentialBlockSize`: the block size (a multiple of
+/// the warp size, up to the limit) with the most resident warps, the
+/// largest among equals, and the grid that fills the device with it.
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
+    min_grid: *mut c_int,
+    block_size: *mut c_int,
+    f: Handle,
+    dynamic_shared_of: Option<unsafe extern "C" fn(c_int) -> usize>,
+    dynamic_shared: usize,
+    limit: c_int,
+) -> CUresult {
+    done(with_state(|s| {
+        let max = s.arch.occupancy.max_threads_per_block as i32;
+        let limit = if limit <= 0 { max } else { limit.min(max) };
+        let mut best = (0u32, 0i32, 0u32);
+        let mut b = (limit / 32) * 32;
+        while b >= 32 {
+            let smem = match dynamic_shared_of {
+                Some(cb) => cb(b),
+                None => dynamic_shared,
+            };
+            let n = blocks_per_sm(s, f, b as u32, smem as u32)?;
+            let warps = n * (b as u32 / 32);
+            if warps > best.0 {
+                best = (warps, b, n);
+            }
+            b -= 32;
+        }
+        if best.1 == 0 {
+            return Err(701);
+        }
+        out(min_grid, (best.2 * s.arch.chip.sm_count) as c_int)?;
+        out(block_size, best.1)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSizeWithFlags(
+    min_grid: *mut c_int,
+    block_size: *mut c_int,
+    f: Handle,
+    dynamic_shared_of: Option<unsafe extern "C" fn(c_int) -> usize>,
+    dynamic_shared: usize,
+    limit: c_int,
+    _flags: c_uint,
+) -> CUresult {
+    cuOccupancyMaxPotentialBlockSize(
+        min_grid,
+        block_size,
+        f,
+        dynamic_shared_of,
+        dynamic_shared,
+        limit,
+    )
+}

@@ -1,0 +1,388 @@
+//! Modules from PTX (cubins and fatbins refused), linking (`cuLink*`, the
+//! image is the PTX), libraries and kernels (a `CUkernel` is a
+//! `CUfunction`), and function attributes.
+
+use super::*;
+
+// ---- Modules -----------------------------------------------------------------
+
+/// Loads PTX text (a NUL-terminated image); SASS cubins and fatbins are
+/// refused with an explanation.
+fn load_image(s: &mut State, name: &str, image: &[u8]) -> Result<usize, CUresult> {
+    if image.starts_with(b"\x7fELF") || image.starts_with(&[0x50, 0xed, 0x55, 0xba]) {
+        eprintln!(
+            "warpjit: {name} is a compiled GPU binary (cubin/fatbin); warpjit runs PTX: load the PTX text instead (nvcc -ptx, NVRTC nvrtcGetPTX)"
+        );
+        return Err(NO_BINARY_FOR_GPU);
+    }
+    let end = image.iter().position(|&b| b == 0).unwrap_or(image.len());
+    let Ok(text) = std::str::from_utf8(&image[..end]) else {
+        return Err(INVALID_PTX);
+    };
+    match s.device.load_ptx(name, text) {
+        Ok(m) => {
+            let h = s.handle();
+            s.modules.insert(h, m);
+            Ok(h)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Err(INVALID_PTX)
+        }
+    }
+}
+
+/// The bytes of an image: a NUL-terminated PTX text, or just the magic
+/// number of a binary image (ELF cubin, fatbin), which starts with a
+/// non-text byte and is longer than four bytes.
+unsafe fn image_bytes<'a>(image: *const c_void) -> &'a [u8] {
+    let p = image as *const u8;
+    // Read the magic byte by byte: a text image may end (NUL) early.
+    let mut magic = [0u8; 4];
+    for (i, m) in magic.iter_mut().enumerate() {
+        *m = p.add(i).read();
+        if *m == 0 {
+            break;
+        }
+    }
+    if magic == *b"\x7fELF" || magic == [0x50, 0xed, 0x55, 0xba] {
+        return std::slice::from_raw_parts(p, 4);
+    }
+    CStr::from_ptr(image as *const c_char).to_bytes_with_nul()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleLoadData(module: *mut Handle, image: *const c_void) -> CUresult {
+    if image.is_null() {
+        return INVALID_VALUE;
+    }
+    done(need_context().and_then(|()| {
+        with_state(|s| {
+            let h = load_image(s, "module.ptx", image_bytes(image))?;
+            out(module, h as Handle)
+        })
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleLoadDataEx(
+    module: *mut Handle,
+    image: *const c_void,
+    _n: c_uint,
+    _options: *mut c_int,
+    _values: *mut *mut c_void,
+) -> CUresult {
+    cuModuleLoadData(module, image)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleLoad(module: *mut Handle, path: *const c_char) -> CUresult {
+    if path.is_null() {
+        return INVALID_VALUE;
+    }
+    let path = CStr::from_ptr(path).to_string_lossy().into_owned();
+    let Ok(bytes) = std::fs::read(&path) else {
+        return FILE_NOT_FOUND;
+    };
+    done(need_context().and_then(|()| {
+        with_state(|s| {
+            let h = load_image(s, &path, &bytes)?;
+            out(module, h as Handle)
+        })
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleUnload(module: Handle) -> CUresult {
+    done(with_state(|s| {
+        s.modules
+            .remove(&(module as usize))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleGetFunction(
+    f: *mut Handle,
+    module: Handle,
+    name: *const c_char,
+) -> CUresult {
+    if name.is_null() {
+        return INVALID_VALUE;
+    }
+    let name = CStr::from_ptr(name).to_string_lossy().into_owned();
+    done(with_state(|s| {
+        let m = *s.modules.get(&(module as usize)).ok_or(INVALID_HANDLE)?;
+        let k = s.device.kernel(m, Some(&name)).map_err(|_| NOT_FOUND)?;
+        s.functions.push((m, k));
+        out(f, s.functions.len() as Handle)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleGetGlobal_v2(
+    dptr: *mut u64,
+    bytes: *mut usize,
+    module: Handle,
+    name: *const c_char,
+) -> CUresult {
+    if name.is_null() {
+        return INVALID_VALUE;
+    }
+    let name = CStr::from_ptr(name).to_string_lossy().into_owned();
+    done(with_state(|s| {
+        let m = *s.modules.get(&(module as usize)).ok_or(INVALID_HANDLE)?;
+        let (addr, size) = s.device.global(m, &name).map_err(|_| NOT_FOUND)?;
+        if !dptr.is_null() {
+            *dptr = addr;
+        }
+        if !bytes.is_null() {
+            *bytes = size as usize;
+        }
+        Ok(())
+    }))
+}
+
+// ---- Linking (numba-cuda without nvJitLink), libraries, kernels ---------------
+
+const JIT_INPUT_PTX: c_uint = 1;
+
+#[no_mangle]
+pub unsafe extern "C" fn cuLinkCreate_v2(
+    _n: c_uint,
+    _options: *mut c_int,
+    _values: *mut *mut c_void,
+    state: *mut Handle,
+) -> CUresult {
+    done(with_state(|s| {
+        let h = s.handle();
+        s.links.insert(h, (Vec::new(), Vec::new()));
+        out(state, h as Handle)
+    }))
+}
+
+fn link_add(
+    s: &mut State,
+    state: Handle,
+    kind: c_uint,
+    data: &[u8],
+    name: &str,
+) -> Result<(), CUresult> {
+    let link = s.links.get_mut(&(state as usize)).ok_or(INVALID_HANDLE)?;
+    if kind != JIT_INPUT_PTX {
+        eprintln!(
+            "warpjit: cuLinkAdd {name}: only PTX inputs can be linked (input type {kind}); warpjit runs PTX"
+        );
+        return Err(NO_BINARY_FOR_GPU);
+    }
+    let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    link.0.push(data[..end].to_vec());
+    Ok(())
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLinkAddData_v2(
+    state: Handle,
+    kind: c_uint,
+    data: *mut c_void,
+    size: usize,
+    name: *const c_char,
+    _n: c_uint,
+    _options: *mut c_int,
+    _values: *mut *mut c_void,
+) -> CUresult {
+    if data.is_null() {
+        return INVALID_VALUE;
+    }
+    let bytes = std::slice::from_raw_parts(data as *const u8, size);
+    let name = if name.is_null() {
+        "input".into()
+    } else {
+        CStr::from_ptr(name).to_string_lossy().into_owned()
+    };
+    done(with_state(|s| link_add(s, state, kind, bytes, &name)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuLinkAddFile_v2(
+    state: Handle,
+    kind: c_uint,
+    path: *const c_char,
+    _n: c_uint,
+    _options: *mut c_int,
+    _values: *mut *mut c_void,
+) -> CUresult {
+    if path.is_null() {
+        return INVALID_VALUE;
+    }
+    let path = CStr::from_ptr(path).to_string_lossy().into_owned();
+    let Ok(bytes) = std::fs::read(&path) else {
+        return FILE_NOT_FOUND;
+    };
+    done(with_state(|s| link_add(s, state, kind, &bytes, &path)))
+}
+
+/// The linked image is the PTX itself (NUL-terminated), which
+/// cuModuleLoadData and cuLibraryLoadData load. One PTX input only:
+/// warpjit loads one PTX module at a time.
+#[no_mangle]
+pub unsafe extern "C" fn cuLinkComplete(
+    state: Handle,
+    image: *mut *mut c_void,
+    size: *mut usize,
+) -> CUresult {
+    done(with_state(|s| {
+        let link = s.links.get_mut(&(state as usize)).ok_or(INVALID_HANDLE)?;
+        if link.0.len() != 1 {
+            eprintln!(
+                "warpjit: cuLinkComplete: {} PTX inputs; warpjit links exactly one",
+                link.0.len()
+            );
+            return Err(NOT_SUPPORTED);
+        }
+        link.1 = link.0[0].clone();
+        link.1.push(0);
+        out(image, link.1.as_mut_ptr() as *mut c_void)?;
+        out(size, link.1.len())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuLinkDestroy(state: Handle) -> CUresult {
+    done(with_state(|s| {
+        s.links
+            .remove(&(state as usize))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLibraryLoadData(
+    library: *mut Handle,
+    code: *const c_void,
+    _jit_options: *mut c_int,
+    _jit_values: *mut *mut c_void,
+    _n_jit: c_uint,
+    _lib_options: *mut c_int,
+    _lib_values: *mut *mut c_void,
+    _n_lib: c_uint,
+) -> CUresult {
+    if code.is_null() {
+        return INVALID_VALUE;
+    }
+    done(with_state(|s| {
+        let h = load_image(s, "library.ptx", image_bytes(code))?;
+        out(library, h as Handle)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryUnload(library: Handle) -> CUresult {
+    cuModuleUnload(library)
+}
+
+/// A CUkernel is a CUfunction handle (usable wherever one is).
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetKernel(
+    kernel: *mut Handle,
+    library: Handle,
+    name: *const c_char,
+) -> CUresult {
+    cuModuleGetFunction(kernel, library, name)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetModule(module: *mut Handle, library: Handle) -> CUresult {
+    done(out(module, library))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuKernelGetFunction(f: *mut Handle, kernel: Handle) -> CUresult {
+    done(out(f, kernel))
+}
+
+/// `CUfunction_attribute` values of a kernel.
+fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresult> {
+    let &(m, k) = s
+        .functions
+        .get((f as usize).wrapping_sub(1))
+        .ok_or(INVALID_HANDLE)?;
+    let ir = s.device.ir(m);
+    let func = &ir.functions[k];
+    let static_shared = ir.shared_static_size as c_int;
+    Ok(match attr {
+        0 => func
+            .maxntid
+            .or(func.reqntid)
+            .map(|t| (t[0] * t[1] * t[2]) as c_int)
+            .unwrap_or(s.arch.occupancy.max_threads_per_block as c_int),
+        1 => static_shared,
+        2 => 0,
+        3 => func.frame_size as c_int,
+        4 => warpjit::timing::regs::estimate(ir, k) as c_int,
+        5 | 6 => {
+            let (major, minor) = s.arch.cc().unwrap_or((8, 0));
+            (major * 10 + minor) as c_int
+        }
+        7 => 0,
+        8 => s.arch.occupancy.shared_per_block as c_int - static_shared,
+        9 => -1,
+        _ => 0,
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncGetAttribute(value: *mut c_int, attr: c_int, f: Handle) -> CUresult {
+    done(with_state(|s| out(value, function_attribute(s, f, attr)?)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuKernelGetAttribute(
+    value: *mut c_int,
+    attr: c_int,
+    kernel: Handle,
+    _dev: c_int,
+) -> CUresult {
+    cuFuncGetAttribute(value, attr, kernel)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncSetAttribute(_f: Handle, _attr: c_int, _value: c_int) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuKernelSetAttribute(
+    _attr: c_int,
+    _value: c_int,
+    _kernel: Handle,
+    _dev: c_int,
+) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncSetCacheConfig(_f: Handle, _config: c_int) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+/// Legacy launch-shape calls (PyCUDA issues them; launches pass their own
+/// shapes).
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncSetBlockShape(
+    _f: Handle,
+    _x: c_int,
+    _y: c_int,
+    _z: c_int,
+) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuFuncSetSharedSize(_f: Handle, _bytes: c_uint) -> CUresult {
+    done(with_state(|_| Ok(())))
+}
