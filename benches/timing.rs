@@ -40,8 +40,8 @@ fn main() {
         .cloned();
     let t = TimingOptions::new(Arch::builtin("sm_80").unwrap());
     println!(
-        "{:<34} {:>12} {:>10} {:>10} {:>12}",
-        "sample", "warp-instr", "JIT ms", "timed ms", "M w-instr/s"
+        "{:<34} {:>12} {:>10} {:>10} {:>10} {:>12}",
+        "sample", "warp-instr", "cycles", "JIT ms", "timed ms", "M w-instr/s"
     );
     let (mut total_instr, mut total_plain, mut total_timed) =
         (0u64, Duration::ZERO, Duration::ZERO);
@@ -71,18 +71,20 @@ fn main() {
         total_plain += p;
         total_timed += q;
         println!(
-            "{:<34} {:>12} {:>10.2} {:>10.2} {:>12.2}",
+            "{:<34} {:>12} {:>10} {:>10.2} {:>10.2} {:>12.2}",
             sample.name(),
             report.warp_instructions,
+            report.cycles,
             p.as_secs_f64() * 1e3,
             q.as_secs_f64() * 1e3,
             report.warp_instructions as f64 / q.as_secs_f64() / 1e6
         );
     }
     println!(
-        "{:<34} {:>12} {:>10.2} {:>10.2} {:>12.2}",
+        "{:<34} {:>12} {:>10} {:>10.2} {:>10.2} {:>12.2}",
         "total",
         total_instr,
+        "",
         total_plain.as_secs_f64() * 1e3,
         total_timed.as_secs_f64() * 1e3,
         total_instr as f64 / total_timed.as_secs_f64() / 1e6

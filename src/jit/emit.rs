@@ -25,6 +25,7 @@ use crate::runtime::memory::FUNC_BASE;
 
 pub(super) const I64: Type = types::I64;
 pub(super) const I32: Type = types::I32;
+pub(super) const I16: Type = types::I16;
 
 /// What an op emitter needs from the enclosing piece.
 pub(super) struct PieceBuilder<'a, 'b> {

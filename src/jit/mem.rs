@@ -14,13 +14,45 @@
 //!
 //! A failed check records the fault and moves on to the next lane.
 
-use cranelift_codegen::ir::{condcodes::IntCC, Block, InstBuilder, Value};
+use cranelift_codegen::ir::{condcodes::IntCC, AtomicRmwOp, Block, InstBuilder, Value};
+use cranelift_frontend::FunctionBuilder;
 
-use super::emit::{PieceBuilder, I32, I64};
+use super::emit::{PieceBuilder, I16, I32, I64};
 
 use crate::interp::abi::{self, offsets};
 use crate::interp::lanes::extend_is_signed;
-use crate::ir::{Op, Space, Ty};
+use crate::ir::{AtomOp, Op, OpKind, Space, Ty};
+
+fn aop_of(op: &Op) -> AtomOp {
+    match op.kind {
+        OpKind::Atom { op, .. } => op,
+        _ => unreachable!("atomic() emits atomics only"),
+    }
+}
+
+/// The host atomic that performs `aop` on `ty` exactly as
+/// `sem::int::atom_int` defines it: `Some(Some(rmw))`, `Some(None)` for a
+/// compare-and-swap, `None` when it takes more than one instruction.
+fn inline_rmw(aop: AtomOp, ty: Ty) -> Option<Option<AtomicRmwOp>> {
+    let bitwise = matches!(aop, AtomOp::Exch | AtomOp::Cas);
+    if (ty.is_float() && !bitwise) || !matches!(ty.bytes(), 2 | 4 | 8) {
+        return None;
+    }
+    let signed = ty.is_signed();
+    Some(Some(match aop {
+        AtomOp::Add => AtomicRmwOp::Add,
+        AtomOp::Min if signed => AtomicRmwOp::Smin,
+        AtomOp::Min => AtomicRmwOp::Umin,
+        AtomOp::Max if signed => AtomicRmwOp::Smax,
+        AtomOp::Max => AtomicRmwOp::Umax,
+        AtomOp::And => AtomicRmwOp::And,
+        AtomOp::Or => AtomicRmwOp::Or,
+        AtomOp::Xor => AtomicRmwOp::Xor,
+        AtomOp::Exch => AtomicRmwOp::Xchg,
+        AtomOp::Cas => return Some(None),
+        AtomOp::Inc | AtomOp::Dec => return None,
+    }))
+}
 use crate::runtime::memory::{GLOBAL_BASE, GRANULE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 
 fn space_code(space: Space) -> u32 {
@@ -86,7 +118,10 @@ impl PieceBuilder<'_, '_> {
         }
     }
 
-    /// An atomic (`atom`, `red`) for this lane, through `helpers::jit_atom`.
+    /// An atomic (`atom`, `red`) for this lane: the integer read-modify-writes
+    /// that are one host atomic instruction inline, after the checks a load
+    /// makes; the others (`inc`, `dec`, float arithmetic) through
+    /// `helpers::jit_atom`.
     pub fn atomic(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
@@ -95,6 +130,44 @@ impl PieceBuilder<'_, '_> {
             Some(s) => self.src(s),
             None => self.b.ins().iconst(I64, 0),
         };
+        let inline_space = matches!(
+            space,
+            Space::Global | Space::Shared | Space::Local | Space::FrameParam | Space::Generic
+        );
+        if let (true, Some(rmw)) = (inline_space, inline_rmw(aop_of(op), ty)) {
+            let size = ty.bytes() as u64;
+            let ptr = self.access(index, space, addr, size);
+            let width = match size {
+                2 => I16,
+                4 => I32,
+                _ => I64,
+            };
+            let narrow = |b: &mut FunctionBuilder, v: Value| {
+                if width == I64 {
+                    v
+                } else {
+                    b.ins().ireduce(width, v)
+                }
+            };
+            let bv = narrow(&mut self.b, b);
+            let flags = self.trusted;
+            let old = match rmw {
+                Some(rmw) => self.b.ins().atomic_rmw(width, flags, rmw, ptr, bv),
+                None => {
+                    let cv = narrow(&mut self.b, c);
+                    self.b.ins().atomic_cas(flags, ptr, bv, cv)
+                }
+            };
+            let old = if width == I64 {
+                old
+            } else {
+                self.b.ins().uextend(I64, old)
+            };
+            if let Some(&d) = op.dsts.first() {
+                self.write(d, old);
+            }
+            return;
+        }
         if matches!(space, Space::Local | Space::FrameParam | Space::Generic) {
             self.uses_local = true;
         }

@@ -124,6 +124,17 @@ pub fn compile_for(
     flags
         .set("opt_level", "speed")
         .map_err(|e| err("", e.to_string()))?;
+    // Cranelift's IR verifier runs between passes in debug builds (and so
+    // in `cargo test`); release builds skip it, as it is a fifth of the
+    // compile time.
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    flags
+        .set("enable_verifier", verify)
+        .map_err(|e| err("", e.to_string()))?;
     let isa_builder = cranelift_native::builder().map_err(|e| err("", e.to_string()))?;
     let isa = isa_builder
         .finish(settings::Flags::new(flags))

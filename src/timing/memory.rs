@@ -163,36 +163,9 @@ impl MemorySystem {
             (Kind::Store, _) => self.stats.global_stores += 1,
             (Kind::Atomic, _) => self.stats.global_atomics += 1,
         }
-        // Unique sectors, in lane order (at most 32 lanes x 16 bytes).
         let mut sectors = [0u64; 64];
-        let mut n = 0;
-        let mut m = mask;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let a = addrs[lane];
-            let first = a >> self.sector_shift;
-            let last = a.wrapping_add(size.max(1) as u64 - 1) >> self.sector_shift;
-            let mut s = first;
-            loop {
-                if !sectors[..n].contains(&s) && n < sectors.len() {
-                    sectors[n] = s;
-                    n += 1;
-                }
-                if s >= last {
-                    break;
-                }
-                s += 1;
-            }
-        }
+        let (n, lines) = self.unique_sectors(mask, addrs, size, &mut sectors);
         let sectors = &sectors[..n];
-        let per_line = self.line_shift - self.sector_shift;
-        let mut lines = 0u32;
-        for (i, s) in sectors.iter().enumerate() {
-            if !sectors[..i].iter().any(|t| t >> per_line == s >> per_line) {
-                lines += 1;
-            }
-        }
         self.stats.sectors += n as u64;
         self.stats.lines += lines as u64;
         let replays = lines.saturating_sub(1);
@@ -229,30 +202,153 @@ impl MemorySystem {
         Cost { latency, replays }
     }
 
+    /// The distinct sectors the lanes of `mask` touch, in order of first
+    /// touch (lane order), into `out`; returns their number and the number
+    /// of distinct lines they fall in.
+    fn unique_sectors(
+        &self,
+        mask: u32,
+        addrs: &[u64; 32],
+        size: u32,
+        out: &mut [u64; 64],
+    ) -> (usize, u32) {
+        let shift = self.sector_shift;
+        let span = size.max(1) as u64 - 1;
+        if mask == 0 {
+            return (0, 0);
+        }
+        // Most warps touch a few neighbouring sectors: mark them in a bit
+        // set over the 64 sectors around the first lane's.
+        let base = (addrs[mask.trailing_zeros() as usize] >> shift).wrapping_sub(32);
+        let mut seen = 0u64;
+        let mut n = 0;
+        let mut m = mask;
+        'window: while m != 0 {
+            let a = addrs[m.trailing_zeros() as usize];
+            m &= m - 1;
+            let last = a.wrapping_add(span) >> shift;
+            let mut s = a >> shift;
+            loop {
+                let d = s.wrapping_sub(base);
+                if d >= 64 {
+                    n = 0;
+                    break 'window;
+                }
+                if seen & (1 << d) == 0 {
+                    seen |= 1 << d;
+                    out[n] = s;
+                    n += 1;
+                }
+                if s >= last {
+                    break;
+                }
+                s += 1;
+            }
+        }
+        if n > 0 {
+            // Sectors in address order: a new line wherever the line changes.
+            let per_line = self.line_shift - shift;
+            let (mut lines, mut prev) = (0, u64::MAX);
+            while seen != 0 {
+                let line = base.wrapping_add(seen.trailing_zeros() as u64) >> per_line;
+                seen &= seen - 1;
+                if line != prev {
+                    lines += 1;
+                    prev = line;
+                }
+            }
+            return (n, lines);
+        }
+        // Scattered lanes: search what was seen.
+        let mut n = 0;
+        let mut m = mask;
+        while m != 0 {
+            let a = addrs[m.trailing_zeros() as usize];
+            m &= m - 1;
+            let first = a >> shift;
+            let last = a.wrapping_add(span) >> shift;
+            let mut s = first;
+            loop {
+                if n < out.len() && !out[..n].contains(&s) {
+                    out[n] = s;
+                    n += 1;
+                }
+                if s >= last {
+                    break;
+                }
+                s += 1;
+            }
+        }
+        let per_line = self.line_shift - shift;
+        let sectors = &out[..n];
+        let mut lines = 0u32;
+        for (i, s) in sectors.iter().enumerate() {
+            if !sectors[..i].iter().any(|t| t >> per_line == s >> per_line) {
+                lines += 1;
+            }
+        }
+        (n, lines)
+    }
+
     /// A shared-memory access: the bank-conflict degree is the largest
     /// number of distinct words any bank must deliver (lanes reading the
     /// same word share it).
     pub fn shared(&mut self, mask: u32, addrs: &[u64; 32], size: u32) -> Cost {
         self.stats.shared_accesses += 1;
-        let mut words: [u64; 128] = [0; 128];
-        let mut n = 0;
-        let mut m = mask;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let first = addrs[lane] / self.bank_bytes as u64;
-            let last = (addrs[lane] + size.max(1) as u64 - 1) / self.bank_bytes as u64;
-            for w in first..=last.min(first + 3) {
-                if !words[..n].contains(&w) && n < words.len() {
-                    words[n] = w;
-                    n += 1;
-                }
-            }
-        }
+        let bank_bytes = self.bank_bytes as u64;
+        let span = size.max(1) as u64 - 1;
         let mut per_bank = [0u32; 64];
         let banks = self.banks.clamp(1, 64) as u64;
-        for w in &words[..n] {
-            per_bank[(w % banks) as usize] += 1;
+        // Distinct words (at most four per lane), as a bit set over a
+        // window from the lowest word when the lanes' words fit in one.
+        let (mut low, mut high) = (u64::MAX, 0);
+        let mut m = mask;
+        while m != 0 {
+            let a = addrs[m.trailing_zeros() as usize];
+            m &= m - 1;
+            let first = a / bank_bytes;
+            low = low.min(first);
+            high = high.max(((a + span) / bank_bytes).min(first + 3));
+        }
+        if mask != 0 && high - low < 256 {
+            let mut seen = [0u64; 4];
+            let mut m = mask;
+            while m != 0 {
+                let a = addrs[m.trailing_zeros() as usize];
+                m &= m - 1;
+                let first = a / bank_bytes;
+                let last = (a + span) / bank_bytes;
+                for w in first..=last.min(first + 3) {
+                    let i = (w - low) as usize;
+                    seen[i / 64] |= 1 << (i % 64);
+                }
+            }
+            for (k, mut bits) in seen.into_iter().enumerate() {
+                while bits != 0 {
+                    let w = low + (k * 64) as u64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    per_bank[(w % banks) as usize] += 1;
+                }
+            }
+        } else {
+            let mut words: [u64; 128] = [0; 128];
+            let mut n = 0;
+            let mut m = mask;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let first = addrs[lane] / bank_bytes;
+                let last = (addrs[lane] + span) / bank_bytes;
+                for w in first..=last.min(first + 3) {
+                    if !words[..n].contains(&w) && n < words.len() {
+                        words[n] = w;
+                        n += 1;
+                    }
+                }
+            }
+            for w in &words[..n] {
+                per_bank[(w % banks) as usize] += 1;
+            }
         }
         let degree = per_bank.iter().copied().max().unwrap_or(0).max(1);
         self.stats.bank_conflict_degree_sum += degree as u64;

@@ -4,7 +4,8 @@
 //! - [`occupancy`]: NVIDIA's occupancy rules (`cuda_occupancy.h`, checked).
 //! - [`program`]: static per-instruction facts (unit, registers, line).
 //! - [`sim`]: the cycle model (block scheduler, warp schedulers, dispatch,
-//!   scoreboard), driving execution through the traits of [`exec`].
+//!   scoreboard), driving execution through the traits of [`exec`];
+//!   `sched`: one warp scheduler's ready sets, unit booking and policies.
 //! - [`memory`]: coalescing, caches, DRAM queue, bank conflicts.
 //! - [`report`], [`diagram`]: what users read.
 //!
@@ -20,6 +21,7 @@ pub mod occupancy;
 pub mod program;
 pub mod regs;
 pub mod report;
+mod sched;
 pub mod sim;
 
 pub use arch::Arch;

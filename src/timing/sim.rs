@@ -17,11 +17,12 @@ use cranelift_codegen::entity::EntityRef;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::arch::{Arch, DualIssue, Policy, UnitClass};
+use super::arch::{Arch, DualIssue, UnitClass};
 use super::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos};
 use super::memory::{Cache, Kind, MemorySystem};
 use super::program::{MemClass, Program};
 use super::report::{IssueEvent, Stall, TimingReport};
+use super::sched::Sched;
 
 /// What to simulate and record.
 #[derive(Clone, Debug)]
@@ -46,6 +47,9 @@ enum WState {
 /// A warp context on an SM.
 struct WarpCtx {
     cta_slot: usize,
+    /// Its scheduler, and its index among that scheduler's contexts.
+    sched: u32,
+    local: u32,
     w: usize,
     cta_linear: u64,
     state: WState,
@@ -62,53 +66,6 @@ struct WarpCtx {
     ready: Vec<u64>,
     from_mem: Vec<bool>,
     record: bool,
-}
-
-#[derive(Clone, Copy, Default)]
-struct UnitState {
-    busy_until: u64,
-    cycle: u64,
-    used: u32,
-}
-
-struct Sched {
-    /// Warps (by local index: context slot / schedulers) whose current
-    /// instruction's operands are ready, as a bit set.
-    ready: [u64; 8],
-    /// The unit class of each warp's current instruction (by local index).
-    class: [u8; 64],
-    /// Warps waiting for operands (bit set) and, per local index, the
-    /// cycle their operands are ready.
-    waiting: u64,
-    ready_at: Box<[u64; 64]>,
-    /// The first waiting warp to become ready: (cycle, local index), kept
-    /// exact (u64::MAX when none waits).
-    next: (u64, u32),
-    /// Warps waiting at barriers.
-    at_barrier: u32,
-    /// Loose round-robin: the local index the next scan starts at.
-    rr: u32,
-    last: Option<usize>,
-    /// The last cycle this scheduler issued in.
-    issued_at: u64,
-    units: [UnitState; 8],
-}
-
-impl Sched {
-    /// The waiting warp whose operands arrive first: (cycle, local index).
-    fn first_waiting(&self) -> Option<(u64, u32)> {
-        let mut w = self.waiting;
-        let mut best: Option<(u64, u32)> = None;
-        while w != 0 {
-            let local = w.trailing_zeros();
-            w &= w - 1;
-            let at = self.ready_at[local as usize];
-            if best.is_none_or(|b| (at, local) < b) {
-                best = Some((at, local));
-            }
-        }
-        best
-    }
 }
 
 struct CtaSlot<C> {
@@ -143,6 +100,9 @@ struct Model<'a> {
     released: Vec<usize>,
     /// Where executed instructions leave their addresses.
     access: Box<MemAccess>,
+    /// Per instruction: cycles attributed (dispatch and stalls) and issues,
+    /// summed into the report's PTX lines at the end.
+    instr_cycles: Vec<(u64, u64)>,
 }
 
 /// Runs the grid through the cycle model; faults from execution end it.
@@ -172,6 +132,7 @@ pub fn simulate<G: GridExec>(
         cfg,
         released: Vec::new(),
         access: Box::default(),
+        instr_cycles: vec![(0, 0); program.instrs.len()],
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);
@@ -202,27 +163,15 @@ pub fn simulate<G: GridExec>(
     let mut resident_sum = 0u128;
     // SMs are independent but for the memory system's timing: each is
     // visited only at cycles where one of its schedulers may issue, in SM
-    // order within a cycle.
-    let mut wakes: BinaryHeap<Reverse<(u64, usize)>> = (0..sms.len())
+    // order within a cycle. Most SMs come back the next cycle: those wait
+    // in `soon` (in SM order, as they were visited), the rest in a heap.
+    let mut due: Vec<usize> = (0..sms.len())
         .filter(|&i| sms[i].resident_warps > 0)
-        .map(|i| Reverse((0, i)))
         .collect();
-    let mut due = Vec::new();
+    let mut soon: Vec<usize> = Vec::with_capacity(sms.len());
+    let mut later: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut end = 0;
-    while live_ctas > 0 {
-        let Some(&Reverse((at, _))) = wakes.peek() else {
-            break;
-        };
-        now = at;
-        due.clear();
-        while let Some(&Reverse((t, i))) = wakes.peek() {
-            if t != now {
-                break;
-            }
-            wakes.pop();
-            due.push(i);
-        }
-        due.sort_unstable();
+    while live_ctas > 0 && !due.is_empty() {
         for &i in &due {
             let sm = &mut sms[i];
             let (issued, wake, retired) = model.cycle(sm, i, grid, now)?;
@@ -248,13 +197,34 @@ pub fn simulate<G: GridExec>(
             resident_sum += sm.resident_warps as u128 * span as u128;
             end = end.max(next);
             if sm.resident_warps > 0 {
-                wakes.push(Reverse((next, i)));
+                if next == now + 1 {
+                    soon.push(i);
+                } else {
+                    later.push(Reverse((next, i)));
+                }
             }
         }
+        std::mem::swap(&mut due, &mut soon);
+        soon.clear();
+        now = match (due.is_empty(), later.peek()) {
+            (false, _) => now + 1,
+            (true, Some(&Reverse((t, _)))) => t,
+            (true, None) => break,
+        };
+        let before = due.len();
+        while let Some(&Reverse((t, i))) = later.peek() {
+            if t != now {
+                break;
+            }
+            later.pop();
+            due.push(i);
+        }
+        if due.len() != before && before > 0 {
+            due.sort_unstable();
+        }
     }
-    now = end.max(1);
     let r = &mut model.report;
-    r.cycles = now;
+    r.cycles = end.max(1);
     r.simulated_ctas = total;
     r.grid_ctas = cfg.grid_ctas;
     let active: u64 = r.sm_cycles.iter().sum();
@@ -264,6 +234,11 @@ pub fn simulate<G: GridExec>(
         resident_sum as f64 / (active as f64 * max_warps as f64)
     };
     r.memory = model.mem.stats.clone();
+    for (instr, &(cycles, issues)) in program.instrs.iter().zip(&model.instr_cycles) {
+        if cycles > 0 || issues > 0 {
+            r.line_cycles.add(instr.line, cycles, issues);
+        }
+    }
     Ok(model.report)
 }
 
@@ -282,20 +257,7 @@ impl Model<'_> {
             sm.warps = (0..self.arch.occupancy.max_warps_per_sm)
                 .map(|_| None)
                 .collect();
-            sm.scheds = (0..n_sched)
-                .map(|_| Sched {
-                    ready: [0; 8],
-                    class: [0; 64],
-                    waiting: 0,
-                    ready_at: Box::new([0; 64]),
-                    next: (u64::MAX, 0),
-                    at_barrier: 0,
-                    rr: 0,
-                    last: None,
-                    issued_at: u64::MAX,
-                    units: [UnitState::default(); 8],
-                })
-                .collect();
+            sm.scheds = (0..n_sched).map(|_| Sched::new()).collect();
         }
         let mut exec = grid.start(linear);
         let n = exec.warps();
@@ -313,8 +275,11 @@ impl Model<'_> {
                 .position(|c| c.is_none())
                 .expect("the occupancy rules leave a warp context per warp");
             let record = self.cfg.diagram_warps.contains(&(linear, w as u32));
+            let n_sched = sm.scheds.len();
             let mut ctx = WarpCtx {
                 cta_slot: slot,
+                sched: (ctx_slot % n_sched) as u32,
+                local: (ctx_slot / n_sched) as u32,
                 w,
                 cta_linear: linear,
                 state: WState::Done,
@@ -388,12 +353,7 @@ impl Model<'_> {
         let instr = &self.program.instrs[ctx.cur];
         let mut at = ctx.next_free;
         let mut reason = Stall::Dispatch;
-        for &r in self
-            .program
-            .srcs(instr)
-            .iter()
-            .chain(self.program.dsts(instr))
-        {
+        for &r in self.program.operands(instr) {
             let t = ctx.ready[r as usize];
             if t > at {
                 at = t;
@@ -408,30 +368,19 @@ impl Model<'_> {
         ctx.reason = reason;
     }
 
-    fn unit_free(&self, sched: &Sched, class: UnitClass, now: u64) -> bool {
-        let u = &sched.units[class as usize];
-        u.busy_until <= now && (u.cycle != now || u.used < self.classes.per_cycle[class as usize])
-    }
-
     /// Files the warp in `slot` with its scheduler by its state: ready,
     /// waiting for operands, or at a barrier.
+    #[inline]
     fn enqueue<C>(&self, sm: &mut Sm<C>, slot: usize, now: u64) {
-        let n = sm.scheds.len();
         let ctx = sm.warps[slot].as_ref().unwrap();
-        let sched = &mut sm.scheds[slot % n];
-        let local = (slot / n) as u32;
+        let sched = &mut sm.scheds[ctx.sched as usize];
         match ctx.state {
-            WState::Ready if ctx.ready_at <= now => {
-                let class = self.program.instrs[ctx.cur].class as usize;
-                sched.class[local as usize] = class as u8;
-                sched.ready[class] |= 1 << local;
-            }
             WState::Ready => {
-                sched.class[local as usize] = self.program.instrs[ctx.cur].class as u8;
-                sched.waiting |= 1 << local;
-                sched.ready_at[local as usize] = ctx.ready_at;
-                if (ctx.ready_at, local) < sched.next {
-                    sched.next = (ctx.ready_at, local);
+                let class = self.program.instrs[ctx.cur].class as u8;
+                if ctx.ready_at <= now {
+                    sched.set_ready(ctx.local, class);
+                } else {
+                    sched.set_waiting(ctx.local, class, ctx.ready_at);
                 }
             }
             WState::Barrier => sched.at_barrier += 1,
@@ -454,28 +403,17 @@ impl Model<'_> {
         let mut retired = 0;
         let n = sm.scheds.len();
         for s in 0..n {
-            let sched = &mut sm.scheds[s];
-            if sched.next.0 <= now {
-                let mut w = sched.waiting;
-                while w != 0 {
-                    let local = w.trailing_zeros();
-                    w &= w - 1;
-                    if sched.ready_at[local as usize] <= now {
-                        sched.waiting &= !(1 << local);
-                        sched.ready[sched.class[local as usize] as usize] |= 1 << local;
-                    }
-                }
-                sched.next = sched.first_waiting().unwrap_or((u64::MAX, 0));
-            }
-            let pick = self.pick(sm, s, now, &mut wake);
-            let Some(slot) = pick else { continue };
+            sm.scheds[s].wake(now);
+            let Some(local) = self.pick(sm, s, now, &mut wake) else {
+                continue;
+            };
+            let slot = local as usize * n + s;
             issued_any = true;
             let sched = &mut sm.scheds[s];
             sched.last = Some(slot);
             sched.issued_at = now;
-            sched.rr = (slot / n) as u32 + 1;
-            let local = slot / n;
-            sched.ready[sched.class[local] as usize] &= !(1 << local);
+            sched.rr = local + 1;
+            sched.take(local);
             let width = match self.arch.scheduler.dual_issue {
                 DualIssue::None => 1,
                 DualIssue::Independent => self.arch.scheduler.issue_width,
@@ -490,9 +428,10 @@ impl Model<'_> {
                     if ctx.state != WState::Ready {
                         break;
                     }
-                    let class = self.program.instrs[ctx.cur].class;
+                    let class = self.program.instrs[ctx.cur].class as usize;
                     let deps_ok = self.deps_ready(ctx, now);
-                    if !deps_ok || !self.unit_free(&sm.scheds[s], class, now) {
+                    let per_cycle = self.classes.per_cycle[class];
+                    if !deps_ok || !sm.scheds[s].unit_free(class, now, per_cycle) {
                         break;
                     }
                 }
@@ -515,69 +454,31 @@ impl Model<'_> {
     fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
         let instr = &self.program.instrs[ctx.cur];
         self.program
-            .srcs(instr)
+            .operands(instr)
             .iter()
-            .chain(self.program.dsts(instr))
             .all(|&r| ctx.ready[r as usize] <= now)
     }
 
     /// The warp scheduler `s` issues from this cycle, by policy, among its
-    /// ready warps whose units are free; `wake` learns when one could.
-    fn pick<C>(&self, sm: &Sm<C>, s: usize, now: u64, wake: &mut u64) -> Option<usize> {
+    /// ready warps whose units are free (a local index); `wake` learns when
+    /// one could.
+    #[inline]
+    fn pick<C>(&self, sm: &Sm<C>, s: usize, now: u64, wake: &mut u64) -> Option<u32> {
         let sched = &sm.scheds[s];
-        let n = sm.scheds.len();
-        *wake = (*wake).min(sched.next.0);
-        // The ready warps whose units are free.
-        let mut bits = 0u64;
-        for (c, &ready) in sched.ready.iter().enumerate() {
-            if ready == 0 {
-                continue;
-            }
-            let unit = sched.units[c];
-            if unit.busy_until > now {
-                *wake = (*wake).min(unit.busy_until);
-            } else if unit.cycle == now && unit.used >= self.classes.per_cycle[c] {
-                *wake = (*wake).min(now + 1);
-            } else {
-                bits |= ready;
-            }
-        }
+        let bits = sched.candidates(now, &self.classes.per_cycle, wake);
         if bits == 0 {
             return None;
         }
-        let slot = |local: u32| local as usize * n + s;
-        match self.arch.scheduler.policy {
-            Policy::LooseRoundRobin => {
-                // From `rr` upwards, then wrapping around.
-                let high = if sched.rr >= 64 {
-                    0
-                } else {
-                    bits & (u64::MAX << sched.rr)
-                };
-                let pick = if high != 0 { high } else { bits };
-                Some(slot(pick.trailing_zeros()))
-            }
-            Policy::LowestNumbered => Some(slot(bits.trailing_zeros())),
-            Policy::GreedyThenOldest => {
-                if let Some(last) = sched.last {
-                    if bits & (1 << (last / n)) != 0 {
-                        return Some(last);
-                    }
-                }
-                // Oldest: the lowest CTA, then the lowest warp.
-                let mut best: Option<(u64, usize, usize)> = None;
-                while bits != 0 {
-                    let local = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let ctx = sm.warps[slot(local)].as_ref().unwrap();
-                    let key = (ctx.cta_linear, ctx.w, slot(local));
-                    if best.is_none_or(|b| key < b) {
-                        best = Some(key);
-                    }
-                }
-                best.map(|b| b.2)
-            }
-        }
+        let n = sm.scheds.len();
+        Some(sched.choose(
+            self.arch.scheduler.policy,
+            bits,
+            |slot| (slot / n) as u32,
+            |local| {
+                let ctx = sm.warps[local as usize * n + s].as_ref().unwrap();
+                (ctx.cta_linear, ctx.w)
+            },
+        ))
     }
 
     /// Issues the current instruction of the warp in `slot`: executes its
@@ -668,7 +569,9 @@ impl Model<'_> {
         r.hw_instructions += cost as u64;
         r.thread_instructions += ctx.pos.mask.count_ones() as u64;
         r.mix[class as usize] += 1;
-        r.line_cycles.add(instr.line, dispatch as u64, 1);
+        let counts = &mut self.instr_cycles[ctx.cur];
+        counts.0 += dispatch as u64;
+        counts.1 += 1;
         if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
             r.events.push(IssueEvent {
                 cycle: now,
@@ -750,16 +653,13 @@ impl Model<'_> {
                 continue;
             }
             let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
-            let ready = sched.ready.iter().fold(0, |a, b| a | b);
-            let (why, line) = if ready != 0 {
+            let ready = sched.any_ready();
+            let (why, cur) = if ready != 0 {
                 let ctx = ctx_of(ready.trailing_zeros());
-                (
-                    Stall::UnitBusy,
-                    ctx.map(|c| self.program.instrs[c.cur].line),
-                )
-            } else if let Some((_, local)) = Some(sched.next).filter(|n| n.0 != u64::MAX) {
-                match ctx_of(local) {
-                    Some(c) => (c.reason, Some(self.program.instrs[c.cur].line)),
+                (Stall::UnitBusy, ctx.map(|c| c.cur))
+            } else if sched.next.0 != u64::MAX {
+                match ctx_of(sched.next.1) {
+                    Some(c) => (c.reason, Some(c.cur)),
                     None => (Stall::NoEligibleWarp, None),
                 }
             } else if sched.at_barrier > 0 {
@@ -768,8 +668,8 @@ impl Model<'_> {
                 (Stall::NoEligibleWarp, None)
             };
             self.report.stalls[why as usize] += span;
-            if let Some(line) = line {
-                self.report.line_cycles.add(line, span, 0);
+            if let Some(cur) = cur {
+                self.instr_cycles[cur].0 += span;
             }
         }
     }
