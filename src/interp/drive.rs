@@ -386,12 +386,11 @@ impl Warp {
                 ..
             } => {
                 let regs = &frame.regs[cond.index()];
-                let mut t_mask = 0u32;
-                for (lane, v) in regs.iter().enumerate() {
-                    if top.mask & (1 << lane) != 0 && ((v & 1 != 0) != *negated) {
-                        t_mask |= 1 << lane;
-                    }
-                }
+                let bits = regs
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |m, (lane, v)| m | (((v & 1) as u32) << lane));
+                let t_mask = top.mask & if *negated { !bits } else { bits };
                 let n_mask = top.mask & !t_mask;
                 if n_mask == 0 || t_mask == 0 {
                     entry.block = if n_mask == 0 { *taken } else { *not_taken };

@@ -106,6 +106,9 @@ pub struct MemorySystem {
     line_shift: u32,
     banks: u32,
     bank_bytes: u32,
+    /// Scratch for bank conflicts: one bit per word of shared memory
+    /// (all clear between accesses).
+    shared_words: Vec<u64>,
 }
 
 /// Where an access goes.
@@ -135,6 +138,8 @@ impl MemorySystem {
             line_shift: m.line_bytes.trailing_zeros(),
             banks: m.shared_banks,
             bank_bytes: m.shared_bank_bytes,
+            // 256 KiB of words, more than any SM's shared memory.
+            shared_words: vec![0; (256 << 10) / 4 / 64],
         }
     }
 
@@ -299,38 +304,50 @@ impl MemorySystem {
         let span = size.max(1) as u64 - 1;
         let mut per_bank = [0u32; 64];
         let banks = self.banks.clamp(1, 64) as u64;
-        // Distinct words (at most four per lane), as a bit set over a
-        // window from the lowest word when the lanes' words fit in one.
-        let (mut low, mut high) = (u64::MAX, 0);
+        // Distinct words (at most four per lane): each counts once for its
+        // bank, marked in a bit set over the words of shared memory that
+        // is cleared again afterwards.
+        let seen = &mut self.shared_words;
+        let cap = seen.len() as u64 * 64;
+        let bank_of = |w: u64| {
+            if banks.is_power_of_two() {
+                (w & (banks - 1)) as usize
+            } else {
+                (w % banks) as usize
+            }
+        };
+        let mut touched = [0u16; 128];
+        let mut n_touched = 0;
         let mut m = mask;
+        let mut beyond = false;
         while m != 0 {
             let a = addrs[m.trailing_zeros() as usize];
             m &= m - 1;
             let first = a / bank_bytes;
-            low = low.min(first);
-            high = high.max(((a + span) / bank_bytes).min(first + 3));
+            let words = ((a + span) / bank_bytes - first).min(3) + 1;
+            for w in first..first + words {
+                if w >= cap {
+                    beyond = true;
+                    continue;
+                }
+                let (i, bit) = ((w / 64) as usize, 1u64 << (w % 64));
+                let bits = seen[i];
+                if bits & bit == 0 {
+                    if bits == 0 {
+                        touched[n_touched] = i as u16;
+                        n_touched += 1;
+                    }
+                    seen[i] = bits | bit;
+                    per_bank[bank_of(w)] += 1;
+                }
+            }
         }
-        if mask != 0 && high - low < 256 {
-            let mut seen = [0u64; 4];
-            let mut m = mask;
-            while m != 0 {
-                let a = addrs[m.trailing_zeros() as usize];
-                m &= m - 1;
-                let first = a / bank_bytes;
-                let last = (a + span) / bank_bytes;
-                for w in first..=last.min(first + 3) {
-                    let i = (w - low) as usize;
-                    seen[i / 64] |= 1 << (i % 64);
-                }
-            }
-            for (k, mut bits) in seen.into_iter().enumerate() {
-                while bits != 0 {
-                    let w = low + (k * 64) as u64 + bits.trailing_zeros() as u64;
-                    bits &= bits - 1;
-                    per_bank[(w % banks) as usize] += 1;
-                }
-            }
-        } else {
+        for &i in &touched[..n_touched] {
+            seen[i as usize] = 0;
+        }
+        if beyond {
+            // Offsets past any real shared memory: count what was seen.
+            per_bank = [0; 64];
             let mut words: [u64; 128] = [0; 128];
             let mut n = 0;
             let mut m = mask;

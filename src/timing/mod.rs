@@ -16,6 +16,7 @@
 pub mod arch;
 pub mod diagram;
 pub mod exec;
+mod issue;
 pub mod memory;
 pub mod occupancy;
 pub mod program;

@@ -87,6 +87,12 @@ impl Sched {
         }
     }
 
+    /// No warp is ready, and none becomes ready by `now`: nothing to pick.
+    #[inline]
+    pub fn idle(&self, now: u64) -> bool {
+        self.classes == 0 && self.next.0 > now
+    }
+
     /// Moves the waiting warps whose operands are ready at `now` to the
     /// ready sets.
     #[inline]

@@ -1,0 +1,389 @@
+//! One SM in one cycle: every warp scheduler picks a ready warp and issues
+//! its instruction (executing the instruction's issue unit through the
+//! executor when it has not run yet), books the unit and the warp's
+//! dispatch, sets its results' ready times on the warp's scoreboard, moves
+//! the warp on and files it again; the cycles in which a scheduler did not
+//! issue are attributed to a stall reason.
+
+use cranelift_codegen::entity::EntityRef;
+
+use super::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next};
+use super::memory::Kind;
+use super::program::MemClass;
+use super::report::{IssueEvent, Stall};
+use super::sim::{Model, Sm, WState, WarpCtx};
+
+impl Model<'_> {
+    /// One cycle of one SM: every scheduler tries to issue. Returns whether
+    /// anything issued, the earliest cycle something could, and how many
+    /// CTAs retired.
+    pub(super) fn cycle<G: GridExec>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        sm_index: usize,
+        grid: &mut G,
+        now: u64,
+    ) -> Result<(bool, u64, u32), G::Fault> {
+        let mut issued_any = false;
+        let mut wake = u64::MAX;
+        let mut retired = 0;
+        let n = sm.scheds.len();
+        for s in 0..n {
+            let sched = &mut sm.scheds[s];
+            if sched.idle(now) {
+                wake = wake.min(sched.next.0);
+                continue;
+            }
+            sched.wake(now);
+            let Some(local) = self.pick(sm, s, now, &mut wake) else {
+                continue;
+            };
+            let slot = local as usize * n + s;
+            issued_any = true;
+            let sched = &mut sm.scheds[s];
+            sched.last = Some(slot);
+            sched.issued_at = now;
+            sched.rr = local + 1;
+            sched.take(local);
+            for i in 0..self.width {
+                if i > 0 {
+                    // The second of a pair: the warp's next instruction, if
+                    // it does not depend on the first and its unit is free.
+                    let Some(ctx) = sm.warps[slot].as_ref() else {
+                        break;
+                    };
+                    if ctx.state != WState::Ready {
+                        break;
+                    }
+                    let class = self.costs[ctx.cur].class as usize;
+                    let per_cycle = self.classes.per_cycle[class];
+                    if !self.deps_ready(ctx, now)
+                        || !sm.scheds[s].unit_free(class, now, per_cycle)
+                    {
+                        break;
+                    }
+                }
+                let r = self.issue(sm, sm_index, s, slot, grid, now)?;
+                retired += r;
+                if r > 0 {
+                    break;
+                }
+            }
+            if sm.warps[slot].is_some() {
+                self.enqueue(sm, slot, now);
+            }
+        }
+        Ok((issued_any, if issued_any { now + 1 } else { wake }, retired))
+    }
+
+    fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
+        let instr = &self.program.instrs[ctx.cur];
+        self.program
+            .operands(instr)
+            .iter()
+            .all(|&r| ctx.ready[r as usize] >> 1 <= now)
+    }
+
+    /// The warp scheduler `s` issues from this cycle, by policy, among its
+    /// ready warps whose units are free (a local index); `wake` learns when
+    /// one could.
+    #[inline]
+    fn pick<C>(&self, sm: &Sm<C>, s: usize, now: u64, wake: &mut u64) -> Option<u32> {
+        let sched = &sm.scheds[s];
+        let bits = sched.candidates(now, &self.classes.per_cycle, wake);
+        if bits == 0 {
+            return None;
+        }
+        let n = sm.scheds.len();
+        Some(sched.choose(
+            self.arch.scheduler.policy,
+            bits,
+            |slot| (slot / n) as u32,
+            |local| {
+                let ctx = sm.warps[local as usize * n + s].as_ref().unwrap();
+                (ctx.cta_linear, ctx.w)
+            },
+        ))
+    }
+
+    /// Issues the current instruction of the warp in `slot`: executes its
+    /// unit if it has not run, books the unit, sets its results' ready
+    /// times, and moves to the next instruction. Returns the CTAs retired
+    /// (0 or 1); warps a barrier released are filed with their schedulers.
+    fn issue<G: GridExec>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        sm_index: usize,
+        s: usize,
+        slot: usize,
+        grid: &mut G,
+        now: u64,
+    ) -> Result<u32, G::Fault> {
+        let ctx = sm.warps[slot].as_mut().unwrap();
+        let ic = self.costs[ctx.cur];
+        let class = ic.class as usize;
+        let mut latency = ic.latency;
+        let mut replays = 0;
+        let mut from_mem = false;
+        let mut barrier = false;
+        let mut frame_changed = false;
+        if ctx.ran_until == 0 {
+            let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
+            let out = cta.exec.step(ctx.w, ctx.pos, now, &mut self.access)?;
+            ctx.ran_until = if out.end == 0 { usize::MAX } else { out.end };
+            barrier = out.barrier;
+            frame_changed = out.frame_changed;
+            if out.access {
+                let a = &self.access;
+                from_mem = true;
+                let cost = match a.space {
+                    MemSpace::Shared => self.mem.shared(a.mask, &a.addrs, a.size),
+                    MemSpace::Global => self
+                        .mem
+                        .global(&mut sm.l1, a.kind, false, a.mask, &a.addrs, a.size, now),
+                    MemSpace::Local => {
+                        // Local memory is interleaved by word across the
+                        // warp's lanes, per warp context.
+                        let base = (1u64 << 62) | ((sm_index as u64 * 4096 + slot as u64) << 32);
+                        let addrs: [u64; 32] = std::array::from_fn(|l| {
+                            base + (a.addrs[l] / 4) * 128 + l as u64 * 4 + a.addrs[l] % 4
+                        });
+                        self.mem
+                            .global(&mut sm.l1, a.kind, true, a.mask, &addrs, a.size, now)
+                    }
+                };
+                latency = cost.latency;
+                replays = cost.replays;
+                if a.kind == Kind::Store {
+                    from_mem = false;
+                }
+            }
+        }
+        if ic.mem == MemClass::Constant {
+            latency = self.arch.latency.constant;
+        } else if ic.mem == MemClass::Dynamic && !from_mem && latency == 0 {
+            latency = self.arch.memory.l2_latency;
+        }
+        // Book the unit and the warp's dispatch.
+        let dispatch = ic.dispatch + replays;
+        let unit = &mut sm.scheds[s].units[class];
+        if dispatch > 1 {
+            unit.busy_until = now + dispatch as u64;
+            unit.cycle = now;
+            unit.used = u32::MAX;
+        } else if unit.cycle == now {
+            unit.used += 1;
+        } else {
+            unit.cycle = now;
+            unit.used = 1;
+        }
+        ctx.next_free = now
+            + if self.arch.scheduler.dispatch_blocks_warp {
+                dispatch as u64
+            } else {
+                ic.cost as u64
+            };
+        let ready = ((now + latency as u64) << 1) | from_mem as u64;
+        let instr = &self.program.instrs[ctx.cur];
+        for &d in self.program.dsts(instr) {
+            ctx.ready[d as usize] = ready;
+        }
+        // Report.
+        let r = &mut self.report;
+        r.warp_instructions += 1;
+        r.hw_instructions += ic.cost as u64;
+        r.thread_instructions += ctx.pos.mask.count_ones() as u64;
+        r.mix[class] += 1;
+        let counts = &mut self.instr_cycles[ctx.cur];
+        counts.0 += dispatch as u64;
+        counts.1 += 1;
+        if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
+            r.events.push(IssueEvent {
+                cycle: now,
+                sm: sm_index as u32,
+                scheduler: s as u32,
+                cta: ctx.cta_linear,
+                warp: ctx.w as u32,
+                ordinal: instr.ordinal,
+                line: instr.line,
+                dispatch,
+            });
+        }
+        // Move on.
+        let next_pc = ctx.pos.pc + 1;
+        if next_pc < ctx.ran_until && ctx.ran_until != usize::MAX && !barrier {
+            ctx.pos.pc = next_pc;
+            ctx.cur += 1;
+            self.compute_ready(ctx);
+            return Ok(0);
+        }
+        if frame_changed {
+            ctx.ready.clear();
+        }
+        let cta_slot = ctx.cta_slot;
+        let cta = sm.ctas[cta_slot].as_mut().unwrap();
+        self.fetch(ctx, &mut cta.exec, now)?;
+        if ctx.state == WState::Ready {
+            return Ok(0);
+        }
+        if ctx.state == WState::Done {
+            cta.live_warps -= 1;
+        }
+        // Barriers that can complete now (a warp arrived or exited).
+        let n_sched = sm.scheds.len();
+        let mut changed = true;
+        let mut others = std::mem::take(&mut self.others);
+        others.clear();
+        while changed {
+            changed = false;
+            self.released.clear();
+            cta.exec.release(&mut self.released)?;
+            for &w in &self.released {
+                let ws = cta.warp_slots[w];
+                let other = sm.warps[ws].as_mut().unwrap();
+                other.next_free = other.next_free.max(now + 1);
+                self.fetch(other, &mut cta.exec, now + 1)?;
+                if other.state == WState::Done {
+                    cta.live_warps -= 1;
+                    changed = true;
+                }
+                if ws != slot {
+                    sm.scheds[ws % n_sched].at_barrier -= 1;
+                    others.push(ws);
+                }
+            }
+        }
+        let live = cta.live_warps;
+        for &ws in &others {
+            self.enqueue(sm, ws, now);
+        }
+        self.others = others;
+        if live == 0 {
+            let cta = sm.ctas[cta_slot].take().unwrap();
+            for &ws in &cta.warp_slots {
+                sm.warps[ws] = None;
+            }
+            sm.resident_warps -= cta.warp_slots.len() as u32;
+            for sched in &mut sm.scheds {
+                if sched.last.is_some_and(|l| cta.warp_slots.contains(&l)) {
+                    sched.last = None;
+                }
+            }
+            grid.finish(cta.linear, cta.exec);
+            return Ok(1);
+        }
+        Ok(0)
+    }
+
+    /// Finds the warp's next instruction after its current unit ran out;
+    /// fall-through jumps execute on the way, taking no issue slot.
+    pub(super) fn fetch<C: CtaExec>(
+        &self,
+        ctx: &mut WarpCtx,
+        exec: &mut C,
+        now: u64,
+    ) -> Result<(), C::Fault> {
+        loop {
+            match exec.next(ctx.w) {
+                Next::At(pos) => {
+                    if ctx.ready.is_empty() || ctx.pos.func != pos.func {
+                        let n = self.program.reg_counts[pos.func.index()];
+                        let pending = ctx.ready.iter().map(|v| v >> 1).max().unwrap_or(now);
+                        ctx.ready.clear();
+                        ctx.ready.resize(n, pending << 1);
+                    }
+                    ctx.cur = if pos.block == ctx.pos.block && pos.func == ctx.pos.func {
+                        ctx.cur - ctx.pos.pc + pos.pc
+                    } else {
+                        self.program.index(pos.func, pos.block, pos.pc)
+                    };
+                    ctx.pos = pos;
+                    if self.program.instrs[ctx.cur].free {
+                        exec.step(ctx.w, pos, now, &mut MemAccess::default())?;
+                        continue;
+                    }
+                    ctx.ran_until = 0;
+                    ctx.state = WState::Ready;
+                    self.compute_ready(ctx);
+                }
+                Next::Waiting => ctx.state = WState::Barrier,
+                Next::Done => ctx.state = WState::Done,
+            }
+            return Ok(());
+        }
+    }
+
+    /// When the current instruction's operands (and the warp's previous
+    /// dispatch) allow it to issue, and what it waits for.
+    #[inline]
+    fn compute_ready(&self, ctx: &mut WarpCtx) {
+        let instr = &self.program.instrs[ctx.cur];
+        let mut at = ctx.next_free;
+        let mut why = 0;
+        for &r in self.program.operands(instr) {
+            let v = ctx.ready[r as usize];
+            if v >> 1 > at {
+                at = v >> 1;
+                why = (v & 1) | 2;
+            }
+        }
+        ctx.ready_at = at;
+        ctx.reason = match why {
+            0 => Stall::Dispatch,
+            2 => Stall::Dependency,
+            _ => Stall::Memory,
+        };
+    }
+
+    /// Files the warp in `slot` with its scheduler by its state: ready,
+    /// waiting for operands, or at a barrier.
+    #[inline]
+    pub(super) fn enqueue<C>(&self, sm: &mut Sm<C>, slot: usize, now: u64) {
+        let ctx = sm.warps[slot].as_ref().unwrap();
+        let sched = &mut sm.scheds[ctx.sched as usize];
+        match ctx.state {
+            WState::Ready => {
+                let class = self.costs[ctx.cur].class;
+                if ctx.ready_at <= now {
+                    sched.set_ready(ctx.local, class);
+                } else {
+                    sched.set_waiting(ctx.local, class, ctx.ready_at);
+                }
+            }
+            WState::Barrier => sched.at_barrier += 1,
+            WState::Done => {}
+        }
+    }
+
+    /// Attributes `span` cycles from `now` of every scheduler that did not
+    /// issue to a stall reason (and the waiting instruction's line): a
+    /// ready warp means its unit was busy; else the warp whose operands
+    /// arrive first decides; else barriers, else no warp at all.
+    pub(super) fn account_stalls<C>(&mut self, sm: &Sm<C>, now: u64, span: u64) {
+        let n = sm.scheds.len();
+        for (s, sched) in sm.scheds.iter().enumerate() {
+            if sched.issued_at == now {
+                continue;
+            }
+            let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
+            let ready = sched.any_ready();
+            let (why, cur) = if ready != 0 {
+                let ctx = ctx_of(ready.trailing_zeros());
+                (Stall::UnitBusy, ctx.map(|c| c.cur))
+            } else if sched.next.0 != u64::MAX {
+                match ctx_of(sched.next.1) {
+                    Some(c) => (c.reason, Some(c.cur)),
+                    None => (Stall::NoEligibleWarp, None),
+                }
+            } else if sched.at_barrier > 0 {
+                (Stall::Barrier, None)
+            } else {
+                (Stall::NoEligibleWarp, None)
+            };
+            self.report.stalls[why as usize] += span;
+            if let Some(cur) = cur {
+                self.instr_cycles[cur].0 += span;
+            }
+        }
+    }
+}
