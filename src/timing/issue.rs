@@ -25,17 +25,18 @@ impl Model<'_> {
         now: u64,
     ) -> Result<(bool, u64, u32), G::Fault> {
         let mut issued_any = false;
-        let mut wake = u64::MAX;
         let mut retired = 0;
         let n = sm.scheds.len();
         for s in 0..n {
             let sched = &mut sm.scheds[s];
-            if sched.idle(now) {
-                wake = wake.min(sched.next.0);
+            if sched.wake_at > now {
                 continue;
             }
+            sched.dirty = true;
             sched.wake(now);
+            let mut wake = u64::MAX;
             let Some(local) = self.pick(sm, s, now, &mut wake) else {
+                sm.scheds[s].wake_at = wake;
                 continue;
             };
             let slot = local as usize * n + s;
@@ -72,8 +73,15 @@ impl Model<'_> {
             if sm.warps[slot].is_some() {
                 self.enqueue(sm, slot, now);
             }
+            // It had its turn this cycle, whatever was filed with it since.
+            sm.scheds[s].wake_at = now + 1;
         }
-        Ok((issued_any, if issued_any { now + 1 } else { wake }, retired))
+        let wake = if issued_any {
+            now + 1
+        } else {
+            sm.scheds.iter().map(|s| s.wake_at).min().unwrap_or(u64::MAX)
+        };
+        Ok((issued_any, wake, retired))
     }
 
     fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
@@ -248,7 +256,9 @@ impl Model<'_> {
                     changed = true;
                 }
                 if ws != slot {
-                    sm.scheds[ws % n_sched].at_barrier -= 1;
+                    let sched = &mut sm.scheds[ws % n_sched];
+                    sched.at_barrier -= 1;
+                    sched.dirty = true;
                     others.push(ws);
                 }
             }
@@ -268,6 +278,7 @@ impl Model<'_> {
                 if sched.last.is_some_and(|l| cta.warp_slots.contains(&l)) {
                     sched.last = None;
                 }
+                sched.dirty = true;
             }
             grid.finish(cta.linear, cta.exec);
             return Ok(1);
@@ -345,44 +356,74 @@ impl Model<'_> {
             WState::Ready => {
                 let class = self.costs[ctx.cur].class;
                 if ctx.ready_at <= now {
-                    sched.set_ready(ctx.local, class);
+                    sched.set_ready(ctx.local, class, now);
                 } else {
                     sched.set_waiting(ctx.local, class, ctx.ready_at);
                 }
             }
-            WState::Barrier => sched.at_barrier += 1,
+            WState::Barrier => {
+                sched.at_barrier += 1;
+                sched.dirty = true;
+            }
             WState::Done => {}
         }
     }
 
-    /// Attributes `span` cycles from `now` of every scheduler that did not
-    /// issue to a stall reason (and the waiting instruction's line): a
-    /// ready warp means its unit was busy; else the warp whose operands
-    /// arrive first decides; else barriers, else no warp at all.
-    pub(super) fn account_stalls<C>(&mut self, sm: &Sm<C>, now: u64, span: u64) {
+    /// Takes the stall reasons of the SM's schedulers whose state changed
+    /// in the cycle `now` just simulated, charging each the cycles since its
+    /// reason was last taken; with `until`, also charges every scheduler up
+    /// to that cycle (the SM is done). A scheduler that did not issue is
+    /// stalled: a ready warp means its unit was busy; else the warp whose
+    /// operands arrive first decides; else barriers, else no warp at all.
+    pub(super) fn account_stalls<C>(&mut self, sm: &mut Sm<C>, now: u64, until: Option<u64>) {
         let n = sm.scheds.len();
-        for (s, sched) in sm.scheds.iter().enumerate() {
-            if sched.issued_at == now {
-                continue;
-            }
-            let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
-            let ready = sched.any_ready();
-            let (why, cur) = if ready != 0 {
-                let ctx = ctx_of(ready.trailing_zeros());
-                (Stall::UnitBusy, ctx.map(|c| c.cur))
-            } else if sched.next.0 != u64::MAX {
-                match ctx_of(sched.next.1) {
-                    Some(c) => (c.reason, Some(c.cur)),
-                    None => (Stall::NoEligibleWarp, None),
+        for s in 0..n {
+            let sched = &sm.scheds[s];
+            if sched.dirty {
+                self.charge_stall(s, sm, now);
+                let sched = &mut sm.scheds[s];
+                sched.dirty = false;
+                if sched.issued_at == now {
+                    sched.stall_since = now + 1;
+                } else {
+                    let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
+                    let sched = &sm.scheds[s];
+                    let ready = sched.any_ready();
+                    let (why, cur) = if ready != 0 {
+                        let ctx = ctx_of(ready.trailing_zeros());
+                        (Stall::UnitBusy, ctx.map(|c| c.cur))
+                    } else if sched.next.0 != u64::MAX {
+                        match ctx_of(sched.next.1) {
+                            Some(c) => (c.reason, Some(c.cur)),
+                            None => (Stall::NoEligibleWarp, None),
+                        }
+                    } else if sched.at_barrier > 0 {
+                        (Stall::Barrier, None)
+                    } else {
+                        (Stall::NoEligibleWarp, None)
+                    };
+                    let sched = &mut sm.scheds[s];
+                    sched.stall_since = now;
+                    sched.stall = why;
+                    sched.stall_cur = cur.unwrap_or(usize::MAX);
                 }
-            } else if sched.at_barrier > 0 {
-                (Stall::Barrier, None)
-            } else {
-                (Stall::NoEligibleWarp, None)
-            };
-            self.report.stalls[why as usize] += span;
-            if let Some(cur) = cur {
-                self.instr_cycles[cur].0 += span;
+            }
+            if let Some(end) = until {
+                self.charge_stall(s, sm, end);
+                sm.scheds[s].stall_since = end;
+            }
+        }
+    }
+
+    /// Charges scheduler `s` its stall from `stall_since` to `to`.
+    #[inline]
+    fn charge_stall<C>(&mut self, s: usize, sm: &Sm<C>, to: u64) {
+        let sched = &sm.scheds[s];
+        if sched.stall_since < to {
+            let span = to - sched.stall_since;
+            self.report.stalls[sched.stall as usize] += span;
+            if sched.stall_cur != usize::MAX {
+                self.instr_cycles[sched.stall_cur].0 += span;
             }
         }
     }

@@ -223,7 +223,8 @@ pub fn simulate<G: GridExec>(
                 next = now + 1;
             }
             let span = next - now;
-            model.account_stalls(sm, now, span);
+            let done = (sm.resident_warps == 0).then_some(next);
+            model.account_stalls(sm, now, done);
             model.report.sm_cycles[i] += span;
             resident_sum += sm.resident_warps as u128 * span as u128;
             end = end.max(next);
