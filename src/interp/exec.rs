@@ -347,10 +347,14 @@ impl Warp {
     }
 
     fn shfl(&mut self, cta: &Cta, op: &Op, mask: u32, mode: ShflMode) {
-        let vals: Vec<u64> = (0..32).map(|l| self.read(cta, &op.srcs[0], l)).collect();
-        for lane in (0..32usize).filter(|l| mask & (1 << l) != 0) {
-            let b = (self.read(cta, &op.srcs[1], lane) & 31) as i32;
-            let c = self.read(cta, &op.srcs[2], lane) as u32;
+        let vals = self.read_lanes(cta, &op.srcs[0]);
+        let bs = self.read_lanes(cta, &op.srcs[1]);
+        let cs = self.read_lanes(cta, &op.srcs[2]);
+        let mut out = [0u64; 32];
+        let mut preds = [0u64; 32];
+        for lane in 0..32usize {
+            let b = (bs[lane] & 31) as i32;
+            let c = cs[lane] as u32;
             let cval = (c & 31) as i32;
             let segmask = ((c >> 8) & 31) as i32;
             let l = lane as i32;
@@ -370,9 +374,31 @@ impl Warp {
             } else {
                 lane
             };
-            self.write(cta, op.dsts[0], lane, vals[src]);
-            if let Some(&p) = op.dsts.get(1) {
-                self.write(cta, p, lane, pval as u64);
+            out[lane] = vals[src];
+            preds[lane] = pval as u64;
+        }
+        self.write_lanes(cta, op.dsts[0], mask, &out);
+        if let Some(&p) = op.dsts.get(1) {
+            self.write_lanes(cta, p, mask, &preds);
+        }
+    }
+
+    /// The value of `src` in every lane.
+    pub(super) fn read_lanes(&self, cta: &Cta, src: &Src) -> [u64; 32] {
+        match *src {
+            Src::Reg(r) => self.frames.last().unwrap().regs[r.index()],
+            _ => std::array::from_fn(|lane| self.read(cta, src, lane)),
+        }
+    }
+
+    /// Writes `values` to `reg` in the lanes of `mask`.
+    pub(super) fn write_lanes(&mut self, cta: &Cta, reg: Reg, mask: u32, values: &[u64; 32]) {
+        let frame = self.frames.last_mut().unwrap();
+        let m = cta.ctx.module.functions[frame.func].regs[reg].ty.mask();
+        let dst = &mut frame.regs[reg.index()];
+        for lane in 0..32 {
+            if mask & (1 << lane) != 0 {
+                dst[lane] = values[lane] & m;
             }
         }
     }
