@@ -28,15 +28,14 @@ impl Model<'_> {
         let mut retired = 0;
         let n = sm.scheds.len();
         for s in 0..n {
-            let sched = &mut sm.scheds[s];
-            if sched.wake_at > now {
+            if sm.wake[s] > now {
                 continue;
             }
-            sched.dirty = true;
-            sched.wake(now);
+            sm.dirty |= 1 << s;
+            sm.scheds[s].wake(now);
             let mut wake = u64::MAX;
             let Some(local) = self.pick(sm, s, now, &mut wake) else {
-                sm.scheds[s].wake_at = wake;
+                sm.wake[s] = wake;
                 continue;
             };
             let slot = local as usize * n + s;
@@ -74,12 +73,12 @@ impl Model<'_> {
                 self.enqueue(sm, slot, now);
             }
             // It had its turn this cycle, whatever was filed with it since.
-            sm.scheds[s].wake_at = now + 1;
+            sm.wake[s] = now + 1;
         }
         let wake = if issued_any {
             now + 1
         } else {
-            sm.scheds.iter().map(|s| s.wake_at).min().unwrap_or(u64::MAX)
+            sm.wake.iter().copied().min().unwrap_or(u64::MAX)
         };
         Ok((issued_any, wake, retired))
     }
@@ -256,9 +255,8 @@ impl Model<'_> {
                     changed = true;
                 }
                 if ws != slot {
-                    let sched = &mut sm.scheds[ws % n_sched];
-                    sched.at_barrier -= 1;
-                    sched.dirty = true;
+                    sm.scheds[ws % n_sched].at_barrier -= 1;
+                    sm.dirty |= 1 << (ws % n_sched);
                     others.push(ws);
                 }
             }
@@ -278,8 +276,8 @@ impl Model<'_> {
                 if sched.last.is_some_and(|l| cta.warp_slots.contains(&l)) {
                     sched.last = None;
                 }
-                sched.dirty = true;
             }
+            sm.dirty = u32::MAX;
             grid.finish(cta.linear, cta.exec);
             return Ok(1);
         }
@@ -351,22 +349,23 @@ impl Model<'_> {
     #[inline]
     pub(super) fn enqueue<C>(&self, sm: &mut Sm<C>, slot: usize, now: u64) {
         let ctx = sm.warps[slot].as_ref().unwrap();
-        let sched = &mut sm.scheds[ctx.sched as usize];
+        let s = ctx.sched as usize;
+        let sched = &mut sm.scheds[s];
         match ctx.state {
             WState::Ready => {
                 let class = self.costs[ctx.cur].class;
                 if ctx.ready_at <= now {
-                    sched.set_ready(ctx.local, class, now);
+                    sched.set_ready(ctx.local, class);
+                    sm.wake[s] = sm.wake[s].min(now);
                 } else {
                     sched.set_waiting(ctx.local, class, ctx.ready_at);
+                    sm.wake[s] = sm.wake[s].min(ctx.ready_at);
                 }
             }
-            WState::Barrier => {
-                sched.at_barrier += 1;
-                sched.dirty = true;
-            }
-            WState::Done => {}
+            WState::Barrier => sched.at_barrier += 1,
+            WState::Done => return,
         }
+        sm.dirty |= 1 << s;
     }
 
     /// Takes the stall reasons of the SM's schedulers whose state changed
@@ -377,38 +376,38 @@ impl Model<'_> {
     /// operands arrive first decides; else barriers, else no warp at all.
     pub(super) fn account_stalls<C>(&mut self, sm: &mut Sm<C>, now: u64, until: Option<u64>) {
         let n = sm.scheds.len();
-        for s in 0..n {
+        let mut dirty = std::mem::take(&mut sm.dirty) & (u32::MAX >> (32 - n.clamp(1, 32)));
+        while dirty != 0 {
+            let s = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            self.charge_stall(s, sm, now);
             let sched = &sm.scheds[s];
-            if sched.dirty {
-                self.charge_stall(s, sm, now);
-                let sched = &mut sm.scheds[s];
-                sched.dirty = false;
-                if sched.issued_at == now {
-                    sched.stall_since = now + 1;
-                } else {
-                    let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
-                    let sched = &sm.scheds[s];
-                    let ready = sched.any_ready();
-                    let (why, cur) = if ready != 0 {
-                        let ctx = ctx_of(ready.trailing_zeros());
-                        (Stall::UnitBusy, ctx.map(|c| c.cur))
-                    } else if sched.next.0 != u64::MAX {
-                        match ctx_of(sched.next.1) {
-                            Some(c) => (c.reason, Some(c.cur)),
-                            None => (Stall::NoEligibleWarp, None),
-                        }
-                    } else if sched.at_barrier > 0 {
-                        (Stall::Barrier, None)
-                    } else {
-                        (Stall::NoEligibleWarp, None)
-                    };
-                    let sched = &mut sm.scheds[s];
-                    sched.stall_since = now;
-                    sched.stall = why;
-                    sched.stall_cur = cur.unwrap_or(usize::MAX);
-                }
+            if sched.issued_at == now {
+                sm.scheds[s].stall_since = now + 1;
+                continue;
             }
-            if let Some(end) = until {
+            let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
+            let ready = sched.any_ready();
+            let (why, cur) = if ready != 0 {
+                let ctx = ctx_of(ready.trailing_zeros());
+                (Stall::UnitBusy, ctx.map(|c| c.cur))
+            } else if sched.next.0 != u64::MAX {
+                match ctx_of(sched.next.1) {
+                    Some(c) => (c.reason, Some(c.cur)),
+                    None => (Stall::NoEligibleWarp, None),
+                }
+            } else if sched.at_barrier > 0 {
+                (Stall::Barrier, None)
+            } else {
+                (Stall::NoEligibleWarp, None)
+            };
+            let sched = &mut sm.scheds[s];
+            sched.stall_since = now;
+            sched.stall = why;
+            sched.stall_cur = cur.unwrap_or(usize::MAX);
+        }
+        if let Some(end) = until {
+            for s in 0..n {
                 self.charge_stall(s, sm, end);
                 sm.scheds[s].stall_since = end;
             }

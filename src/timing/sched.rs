@@ -40,12 +40,6 @@ pub(super) struct Sched {
     /// The last cycle this scheduler issued in.
     pub issued_at: u64,
     pub units: [UnitState; 8],
-    /// The earliest cycle this scheduler may issue (`u64::MAX`: not until
-    /// a warp is filed with it); it is visited only from then on.
-    pub wake_at: u64,
-    /// Its state changed since its stall reason was last taken: visited,
-    /// or a warp was filed with it or left a barrier.
-    pub dirty: bool,
     /// The stall this scheduler has been in since `stall_since` (with the
     /// instruction it is charged to, `usize::MAX` for none).
     pub stall_since: u64,
@@ -67,22 +61,18 @@ impl Sched {
             last: None,
             issued_at: u64::MAX,
             units: [UnitState::default(); 8],
-            wake_at: u64::MAX,
-            dirty: false,
             stall_since: 0,
             stall: Stall::NoEligibleWarp,
             stall_cur: usize::MAX,
         }
     }
 
-    /// Files warp `local`, whose instruction is of `class`, as ready at `now`.
+    /// Files warp `local`, whose instruction is of `class`, as ready.
     #[inline]
-    pub fn set_ready(&mut self, local: u32, class: u8, now: u64) {
+    pub fn set_ready(&mut self, local: u32, class: u8) {
         self.class[local as usize] = class;
         self.ready[class as usize] |= 1 << local;
         self.classes |= 1 << class;
-        self.wake_at = self.wake_at.min(now);
-        self.dirty = true;
     }
 
     /// Files warp `local` as waiting for its operands until `at`.
@@ -94,8 +84,6 @@ impl Sched {
         if (at, local) < self.next {
             self.next = (at, local);
         }
-        self.wake_at = self.wake_at.min(at);
-        self.dirty = true;
     }
 
     /// Takes warp `local` (just picked) off its ready set.

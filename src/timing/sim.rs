@@ -79,6 +79,12 @@ pub(super) struct Sm<C> {
     pub ctas: Vec<Option<CtaSlot<C>>>,
     pub warps: Vec<Option<WarpCtx>>,
     pub scheds: Vec<Sched>,
+    /// Per scheduler, the earliest cycle it may issue (`u64::MAX`: not
+    /// until a warp is filed with it); it is visited only from then on.
+    pub wake: Vec<u64>,
+    /// The schedulers whose state changed since their stall reasons were
+    /// last taken (visited, a warp filed with them or left a barrier).
+    pub dirty: u32,
     pub l1: Cache,
     pub resident_warps: u32,
 }
@@ -173,6 +179,8 @@ pub fn simulate<G: GridExec>(
             ctas: Vec::new(),
             warps: Vec::new(),
             scheds: Vec::new(),
+            wake: Vec::new(),
+            dirty: 0,
             l1: MemorySystem::l1(arch),
             resident_warps: 0,
         })
@@ -290,6 +298,7 @@ impl Model<'_> {
                 .map(|_| None)
                 .collect();
             sm.scheds = (0..n_sched).map(|_| Sched::new()).collect();
+            sm.wake = vec![u64::MAX; n_sched];
         }
         let mut exec = grid.start(linear);
         let n = exec.warps();
