@@ -4,6 +4,7 @@
 //! DRAM latency plus a bandwidth queue, and shared-memory bank conflicts.
 
 use super::arch::Arch;
+use super::dram::DramQueue;
 
 /// What one access costs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,9 +93,7 @@ impl Cache {
 /// The memory system shared by all SMs: L2 and DRAM.
 pub struct MemorySystem {
     l2: Cache,
-    /// The cycle from which DRAM can start the next sector.
-    dram_free: f64,
-    dram_cycles_per_sector: f64,
+    dram: DramQueue,
     pub stats: MemStats,
     fixed: Option<u32>,
     l1_latency: u32,
@@ -125,8 +124,7 @@ impl MemorySystem {
         let bytes_per_cycle = m.dram_bandwidth_gbs * 1e3 / arch.chip.clock_mhz;
         MemorySystem {
             l2: Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.sector_bytes),
-            dram_free: 0.0,
-            dram_cycles_per_sector: m.sector_bytes as f64 / bytes_per_cycle,
+            dram: DramQueue::new(m.sector_bytes as f64 / bytes_per_cycle),
             stats: MemStats::default(),
             fixed: m.fixed_latency,
             l1_latency: m.l1_latency,
@@ -141,6 +139,11 @@ impl MemorySystem {
             // 256 KiB of words, more than any SM's shared memory.
             shared_words: vec![0; (256 << 10) / 4 / 64],
         }
+    }
+
+    /// No access earlier than cycle `now` will come (every SM is past it).
+    pub fn advance(&mut self, now: u64) {
+        self.dram.advance(now);
     }
 
     /// An L1 for one SM.
@@ -198,9 +201,7 @@ impl MemorySystem {
             } else {
                 self.stats.l2_misses += 1;
                 self.stats.dram_sectors += 1;
-                let start = self.dram_free.max(now as f64);
-                self.dram_free = start + self.dram_cycles_per_sector;
-                self.dram_latency + (start - now as f64) as u32
+                self.dram_latency + self.dram.book(now) as u32
             };
             latency = latency.max(lat);
         }

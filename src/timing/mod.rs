@@ -15,6 +15,7 @@
 
 pub mod arch;
 pub mod diagram;
+mod dram;
 pub mod exec;
 mod issue;
 pub mod memory;

@@ -25,6 +25,10 @@ use super::program::{MemClass, Program};
 use super::report::{Stall, TimingReport};
 use super::sched::Sched;
 
+/// Cycles an SM is simulated on its own before the SM furthest behind
+/// takes over.
+const QUANTUM: u64 = 64;
+
 /// What to simulate and record.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -187,7 +191,7 @@ pub fn simulate<G: GridExec>(
         .collect();
     model.report.sm_cycles = vec![0; sms.len()];
     let mut next_cta = 0u64;
-    let mut now = 0u64;
+    let now = 0u64;
     // Initial placement: CTA i to SM i mod n, wave by wave.
     'fill: for _ in 0..cfg.blocks_per_sm {
         for sm in sms.iter_mut() {
@@ -200,19 +204,23 @@ pub fn simulate<G: GridExec>(
     }
     let mut live_ctas = next_cta;
     let mut resident_sum = 0u128;
-    // SMs are independent but for the memory system's timing: each is
-    // visited only at cycles where one of its schedulers may issue, in SM
-    // order within a cycle. Most SMs come back the next cycle: those wait
-    // in `soon` (in SM order, as they were visited), the rest in a heap.
-    let mut due: Vec<usize> = (0..sms.len())
+    // SMs share only the memory system (and global memory's contents), so
+    // each runs for a quantum of cycles while its state is hot in the host's
+    // caches, the SM furthest behind first; within an SM, every cycle in
+    // which a scheduler may issue is simulated in order.
+    let mut behind: BinaryHeap<Reverse<(u64, usize)>> = (0..sms.len())
         .filter(|&i| sms[i].resident_warps > 0)
+        .map(|i| Reverse((0, i)))
         .collect();
-    let mut soon: Vec<usize> = Vec::with_capacity(sms.len());
-    let mut later: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut end = 0;
-    while live_ctas > 0 && !due.is_empty() {
-        for &i in &due {
-            let sm = &mut sms[i];
+    while live_ctas > 0 {
+        let Some(Reverse((start, i))) = behind.pop() else {
+            break;
+        };
+        model.mem.advance(start);
+        let sm = &mut sms[i];
+        let mut now = start;
+        loop {
             let (issued, wake, retired) = model.cycle(sm, i, grid, now)?;
             let mut next = if issued { now + 1 } else { wake.max(now + 1) };
             for _ in 0..retired {
@@ -236,31 +244,14 @@ pub fn simulate<G: GridExec>(
             model.report.sm_cycles[i] += span;
             resident_sum += sm.resident_warps as u128 * span as u128;
             end = end.max(next);
-            if sm.resident_warps > 0 {
-                if next == now + 1 {
-                    soon.push(i);
-                } else {
-                    later.push(Reverse((next, i)));
-                }
-            }
-        }
-        std::mem::swap(&mut due, &mut soon);
-        soon.clear();
-        now = match (due.is_empty(), later.peek()) {
-            (false, _) => now + 1,
-            (true, Some(&Reverse((t, _)))) => t,
-            (true, None) => break,
-        };
-        let before = due.len();
-        while let Some(&Reverse((t, i))) = later.peek() {
-            if t != now {
+            now = next;
+            if done.is_some() {
                 break;
             }
-            later.pop();
-            due.push(i);
-        }
-        if due.len() != before && before > 0 {
-            due.sort_unstable();
+            if now >= start + QUANTUM {
+                behind.push(Reverse((now, i)));
+                break;
+            }
         }
     }
     let r = &mut model.report;
