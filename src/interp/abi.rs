@@ -33,6 +33,23 @@ pub struct Piece {
     pub cost: u32,
     /// Whether it touches local memory (the env's local pointers must be set).
     pub uses_local: bool,
+    /// Timing builds: bit `i` is set when op `start + i` is a memory access
+    /// whose lanes' addresses the piece records in the env's trace (slot
+    /// `k` for the `k`-th such op); 0 otherwise.
+    pub traced: u64,
+}
+
+/// Memory accesses one timing piece may record (see [`PieceEnv::trace`]).
+pub const TRACE_SLOTS: usize = 8;
+
+/// The trace slot of op `pc` of a piece starting at `start` whose traced
+/// ops are `traced`, if that op is traced.
+pub fn trace_slot(traced: u64, start: usize, pc: usize) -> Option<usize> {
+    let i = pc.checked_sub(start)?;
+    if i >= 64 || traced & (1 << i) == 0 {
+        return None;
+    }
+    Some((traced & ((1u64 << i) - 1)).count_ones() as usize)
 }
 
 /// A compiled region: a loop whose lanes `entry(env, mask)` runs one after
@@ -122,6 +139,28 @@ pub struct PieceEnv {
     pub region_ops: u64,
     pub region_steps: u64,
     pub region_cost: u64,
+    /// Timing pieces: where they record their memory accesses (set by the
+    /// driver before it runs a piece with traced ops).
+    pub trace: *mut Trace,
+}
+
+/// The memory accesses a timing piece recorded: per traced op (its slot),
+/// each lane's address (the address operand plus the op's offset, before
+/// generic decoding) and the lanes that executed it.
+#[repr(C)]
+pub struct Trace {
+    pub addrs: [[u64; 32]; TRACE_SLOTS],
+    /// Cleared by the driver before it runs a traced piece.
+    pub masks: [u32; TRACE_SLOTS],
+}
+
+impl Default for Trace {
+    fn default() -> Trace {
+        Trace {
+            addrs: [[0; 32]; TRACE_SLOTS],
+            masks: [0; TRACE_SLOTS],
+        }
+    }
 }
 
 /// Byte offsets of [`PieceEnv`]'s fields, for the code generator.
@@ -152,6 +191,10 @@ pub mod offsets {
     pub const REGION_OPS: i32 = offset_of!(PieceEnv, region_ops) as i32;
     pub const REGION_STEPS: i32 = offset_of!(PieceEnv, region_steps) as i32;
     pub const REGION_COST: i32 = offset_of!(PieceEnv, region_cost) as i32;
+    pub const TRACE: i32 = offset_of!(PieceEnv, trace) as i32;
+    /// Within [`Trace`].
+    pub const TRACE_ADDRS: i32 = offset_of!(Trace, addrs) as i32;
+    pub const TRACE_MASKS: i32 = offset_of!(Trace, masks) as i32;
 }
 
 #[cfg(test)]
@@ -165,5 +208,20 @@ mod tests {
         assert_eq!(std::mem::size_of::<*mut u8>(), 8);
         assert_eq!(offsets::LOCAL_LENS - offsets::LOCAL_PTRS, 32 * 8);
         assert_eq!(offset_of!(PieceEnv, tid) % 4, 0, "tid rows are u32 arrays");
+        assert_eq!(
+            offsets::TRACE_MASKS - offsets::TRACE_ADDRS,
+            (TRACE_SLOTS * 32 * 8) as i32,
+            "trace slots are rows of 32 u64s, then the masks"
+        );
+    }
+
+    #[test]
+    fn trace_slots_count_the_traced_ops_before() {
+        let traced = 0b1011_0100u64;
+        assert_eq!(trace_slot(traced, 10, 12), Some(0));
+        assert_eq!(trace_slot(traced, 10, 13), None);
+        assert_eq!(trace_slot(traced, 10, 14), Some(1));
+        assert_eq!(trace_slot(traced, 10, 17), Some(3));
+        assert_eq!(trace_slot(traced, 10, 9), None);
     }
 }

@@ -11,6 +11,7 @@
 use cranelift_codegen::entity::EntityRef;
 use std::sync::atomic::Ordering;
 
+use super::abi;
 use super::warp::{Entry, Flow, Frame, State, Warp};
 use super::{Cta, Fault, FaultKind};
 use crate::ir::{self, Block, BlockData, FuncId, Function, Op, OpKind, Space, Terminator};
@@ -198,12 +199,24 @@ impl Warp {
         let mut steps = 0u64;
         if at.pc < block.ops.len() {
             let op = &block.ops[at.pc];
-            out.access = self.lane_access(cta, op, at.mask, access);
+            // A timing piece records its accesses as it runs; anything else
+            // is read from the registers before the op overwrites them.
+            let traced = cta
+                .ctx
+                .code
+                .and_then(|c| c.piece(at.func, at.block, at.pc))
+                .is_some_and(|p| p.traced != 0);
+            if !traced {
+                out.access = self.lane_access(cta, op, at.mask, access);
+            }
             // The interpreter adds an op's cost before executing it.
             self.clock = clock.wrapping_sub(op.cost as u64);
             let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
             if self.run_piece(cta, &top, block, &mut steps)? {
                 out.end = self.frames.last().unwrap().stack.last().unwrap().pc;
+                if traced {
+                    out.access = self.traced_access(cta, at, access);
+                }
             } else {
                 out.end = at.pc + 1;
                 out.barrier = self.run_op(cta, op, at.mask, &mut steps)?;
@@ -315,6 +328,12 @@ impl Warp {
                 env.local_ptrs[l] = mem.as_mut_ptr();
                 env.local_lens[l] = mem.len() as u64;
             }
+        }
+        if piece.traced != 0 {
+            let trace = self.trace.get_or_insert_with(Box::default);
+            trace.masks = [0; abi::TRACE_SLOTS];
+            env.trace = &mut **trace;
+            self.traced = Some((frame.func, top.block, top.pc, piece.traced));
         }
         self.clock = self.clock.wrapping_add(piece.cost as u64);
         frame.stack.last_mut().unwrap().pc = piece.end as usize;
@@ -490,10 +509,10 @@ impl Warp {
         }
     }
 
-    /// The per-lane addresses of `op` if it accesses global, shared or local
-    /// memory (for the timing model; execution does not use this).
-    fn lane_access(&self, cta: &Cta, op: &Op, active: u32, out: &mut Access) -> bool {
-        let (kind, space, offset, size) = match &op.kind {
+    /// How `op` touches memory the timing model follows by address (kind,
+    /// space, offset, bytes per lane), if it does.
+    fn access_shape(op: &Op) -> Option<(AccessKind, Space, i64, u32)> {
+        let shape = match &op.kind {
             OpKind::Ld { space, ty, offset } => (
                 AccessKind::Load,
                 *space,
@@ -509,11 +528,18 @@ impl Warp {
             OpKind::Atom {
                 space, ty, offset, ..
             } => (AccessKind::Atomic, *space, *offset, ty.bytes()),
-            _ => return false,
+            _ => return None,
         };
-        if matches!(space, Space::KernelParam | Space::FrameParam | Space::Const) {
+        (!matches!(shape.1, Space::KernelParam | Space::FrameParam | Space::Const))
+            .then_some(shape)
+    }
+
+    /// The per-lane addresses of `op` if it accesses global, shared or local
+    /// memory (for the timing model; execution does not use this).
+    fn lane_access(&self, cta: &Cta, op: &Op, active: u32, out: &mut Access) -> bool {
+        let Some((kind, space, offset, size)) = Self::access_shape(op) else {
             return false;
-        }
+        };
         let Some(frame) = self.frames.last() else {
             return false;
         };
@@ -541,6 +567,37 @@ impl Warp {
                 }
             }
         }
+        Self::decode_access(kind, space, size, mask, out);
+        true
+    }
+
+    /// The addresses the last timing piece recorded for the op at `at`
+    /// (see [`Warp::step`]), if it is one of its traced accesses.
+    pub fn traced_access(&self, cta: &Cta, at: Position, out: &mut Access) -> bool {
+        let Some((func, block, start, traced)) = self.traced else {
+            return false;
+        };
+        if (func, block) != (at.func, at.block) {
+            return false;
+        }
+        let Some(slot) = abi::trace_slot(traced, start, at.pc) else {
+            return false;
+        };
+        let op = &cta.ctx.module.functions[func].blocks[block].ops[at.pc];
+        let (Some((kind, space, _, size)), Some(trace)) = (Self::access_shape(op), &self.trace)
+        else {
+            return false;
+        };
+        out.addrs = trace.addrs[slot];
+        Self::decode_access(kind, space, size, trace.masks[slot], out);
+        true
+    }
+
+    /// Fills in an access whose `out.addrs` are the lanes' addresses in
+    /// `space`: a generic access goes to the space of its first lane's
+    /// address, as an offset there.
+    fn decode_access(kind: AccessKind, space: Space, size: u32, mask: u32, out: &mut Access) {
+        let addrs = &mut out.addrs;
         let first = addrs[(mask.trailing_zeros() as usize).min(31)];
         let space = match space {
             Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&first) => {
@@ -562,7 +619,6 @@ impl Warp {
         out.space = space;
         out.size = size;
         out.mask = mask;
-        true
     }
 
     pub(super) fn check_limits(

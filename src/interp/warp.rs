@@ -68,6 +68,10 @@ pub struct Warp {
     pub(super) scratch: Vec<u64>,
     /// Steps taken by [`Warp::step`] not yet counted against the watchdog.
     pub(super) pending_steps: u64,
+    /// Where timing pieces record their accesses, and the last traced
+    /// piece run: (function, block, first op, traced ops).
+    pub(super) trace: Option<Box<abi::Trace>>,
+    pub(super) traced: Option<(FuncId, Block, usize, u64)>,
 }
 
 /// How an op changes control flow.
@@ -117,6 +121,8 @@ impl Warp {
                 .map(|_| Box::new(Self::piece_env(ctx, ctaid, index))),
             scratch: Vec::new(),
             pending_steps: 0,
+            trace: None,
+            traced: None,
         }
     }
 
@@ -163,6 +169,7 @@ impl Warp {
         self.state = State::Ready;
         self.clock = 0;
         self.pending_steps = 0;
+        self.traced = None;
         match (&mut self.env, ctx.code) {
             (Some(env), Some(_)) => **env = Self::piece_env(ctx, ctaid, index),
             (env, code) => *env = code.map(|_| Box::new(Self::piece_env(ctx, ctaid, index))),
@@ -222,6 +229,7 @@ impl Warp {
             region_ops: 0,
             region_steps: 0,
             region_cost: 0,
+            trace: std::ptr::null_mut(),
         }
     }
 

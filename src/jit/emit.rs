@@ -57,6 +57,9 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pub frame_base: Value,
     pub clock: Value,
     pub uses_local: bool,
+    /// Timing pieces: the env's trace, and the slot of the next traced access.
+    pub trace: Option<Value>,
+    pub trace_slot: usize,
     /// Flags of accesses known aligned and in bounds, and of plain bitcasts.
     pub trusted: MemFlagsData,
     pub plain: MemFlagsData,
@@ -98,6 +101,8 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             frame_base: Value::new(0),
             clock: Value::new(0),
             uses_local: false,
+            trace: None,
+            trace_slot: 0,
             trusted: MemFlagsData::trusted(),
             plain: MemFlagsData::new(),
             ptr_sig: None,
@@ -150,15 +155,18 @@ pub(super) fn emit_piece(
     fctx: &mut cranelift_frontend::FunctionBuilderContext,
     cfunc: &mut cranelift_codegen::ir::Function,
     func: &Function,
-    block: crate::ir::Block,
-    start: usize,
-    end: usize,
+    plan: &super::plan::PiecePlan,
     global_addrs: &[u64],
     live_after: &RegSet,
+    trace: bool,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> bool {
-    let ops = &func.blocks[block].ops;
+    let (start, end) = (plan.start, plan.end);
+    let ops = &func.blocks[plan.block].ops;
     let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs);
+    if trace {
+        p.trace = Some(p.load_env(I64, offsets::TRACE));
+    }
     let head = p.b.create_block();
     let body = p.b.create_block();
     p.next_lane = p.b.create_block();

@@ -81,6 +81,7 @@ impl PieceBuilder<'_, '_> {
         let n = op.dsts.len() as u64;
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
+        self.record(op, addr);
         let ptr = self.access(index, space, addr, size * n);
         let flags = self.trusted;
         for (k, &d) in op.dsts.iter().enumerate() {
@@ -104,6 +105,7 @@ impl PieceBuilder<'_, '_> {
         let n = op.srcs.len() as u64 - 1;
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
+        self.record(op, addr);
         let values: Vec<Value> = op.srcs[1..].iter().map(|s| self.src(s)).collect();
         let ptr = self.access(index, space, addr, size * n);
         let flags = self.trusted;
@@ -125,6 +127,7 @@ impl PieceBuilder<'_, '_> {
     pub fn atomic(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
+        self.record(op, addr);
         let b = self.src(&op.srcs[1]);
         let c = match op.srcs.get(2) {
             Some(s) => self.src(s),
@@ -182,6 +185,32 @@ impl PieceBuilder<'_, '_> {
         if let Some(&d) = op.dsts.first() {
             self.write(d, old);
         }
+    }
+
+    /// Timing pieces: records this lane's address of a traced access in
+    /// its trace slot and marks the lane (before any check, as the
+    /// interpreter's driver reads it).
+    fn record(&mut self, op: &Op, addr: Value) {
+        let Some(trace) = self.trace else {
+            return;
+        };
+        if !super::plan::is_traced(&op.kind) {
+            return;
+        }
+        let slot = self.trace_slot;
+        self.trace_slot += 1;
+        let flags = self.trusted;
+        let lane8 = self.b.ins().ishl_imm_s(self.lane, 3);
+        let at = self.b.ins().iadd(trace, lane8);
+        let row = offsets::TRACE_ADDRS + (slot * 32 * 8) as i32;
+        self.b.ins().store(flags, addr, at, row);
+        let mask_at = offsets::TRACE_MASKS + (slot * 4) as i32;
+        let lanes = self.b.ins().load(I32, flags, trace, mask_at);
+        let lane32 = self.b.ins().ireduce(I32, self.lane);
+        let one = self.b.ins().iconst(I32, 1);
+        let bit = self.b.ins().ishl(one, lane32);
+        let lanes = self.b.ins().bor(lanes, bit);
+        self.b.ins().store(flags, lanes, trace, mask_at);
     }
 
     /// Checks an access of `size` bytes at `addr` in `space`; returns the

@@ -106,9 +106,9 @@ pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModu
 }
 
 /// As [`compile`]; with `timing`, for the timing model's stepping driver:
-/// no regions (a warp must advance instruction by instruction), and pieces
-/// start at every memory access and `%clock` read, so the driver sees each
-/// access's addresses in the registers and each clock read gets its
+/// no regions (a warp must advance instruction by instruction), pieces
+/// record the lanes' addresses of their memory accesses (`abi::Trace`) for
+/// the model, and start at every `%clock` read, so that it reads its
 /// modeled issue cycle.
 pub fn compile_for(
     module: &ir::Module,
@@ -199,24 +199,31 @@ pub fn compile_for(
                 &mut fctx,
                 &mut ctx.func,
                 func,
-                p.block,
-                p.start,
-                p.end,
+                &p,
                 global_addrs,
                 &live_after,
+                timing,
                 jit.isa().frontend_config(),
             );
             define(&mut jit, &mut ctx, id, &name, &func.name)?;
             let ops = &func.blocks[p.block].ops[p.start..p.end];
             let cost = ops.iter().map(|o| o.cost as u32).sum();
+            let traced = if timing {
+                ops.iter()
+                    .enumerate()
+                    .filter(|(_, o)| plan::is_traced(&o.kind))
+                    .fold(0u64, |bits, (i, _)| bits | 1 << i)
+            } else {
+                0
+            };
             stats.pieces += 1;
             stats.ops_in_pieces += p.end - p.start;
-            declared.push((fid, p, id, cost, uses_local));
+            declared.push((fid, p, id, cost, uses_local, traced));
         }
     }
     jit.finalize_definitions()
         .map_err(|e| err("", e.to_string()))?;
-    for (fid, p, id, cost, uses_local) in declared {
+    for (fid, p, id, cost, uses_local, traced) in declared {
         let code = jit.get_finalized_function(id);
         // SAFETY: the function was defined with the `PieceFn` signature.
         let entry: PieceFn = unsafe { std::mem::transmute::<*const u8, PieceFn>(code) };
@@ -225,6 +232,7 @@ pub fn compile_for(
             end: p.end as u32,
             cost,
             uses_local,
+            traced,
         });
     }
     for (fid, r, id, live_outs, uses_local) in declared_regions {

@@ -13,7 +13,7 @@
 //! Warp-wide ops (shuffles, votes, barriers, calls, matrix ops, fences) end a
 //! piece and run in the driver.
 
-use crate::interp::pure;
+use crate::interp::{abi, pure};
 use crate::ir::{Function, OpKind, Space, SpecialReg};
 
 /// A run `start..end` of ops of `block` compiled as one piece.
@@ -53,28 +53,37 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
     }
 }
 
-/// Whether the timing driver needs a piece to start at `kind`: a memory
-/// access whose addresses it models, or a `%clock` read.
-fn starts_timed_piece(kind: &OpKind) -> bool {
+/// Whether a timing piece records the lanes' addresses of `kind` for the
+/// timing model (`abi::Trace`): loads, stores and atomics of global, shared,
+/// local and generic memory (parameters and constants are not modeled by
+/// address).
+pub fn is_traced(kind: &OpKind) -> bool {
     match kind {
         OpKind::Ld { space, .. } | OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
             !matches!(space, Space::KernelParam | Space::FrameParam | Space::Const)
         }
-        OpKind::ReadSpecial(s) => matches!(
-            s,
-            SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64
-        ),
         _ => false,
     }
 }
 
+/// A `%clock` read: a timing piece starts there, so that it reads the cycle
+/// the model issues it at.
+fn reads_clock(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::ReadSpecial(SpecialReg::Clock | SpecialReg::ClockHi | SpecialReg::Clock64)
+    )
+}
+
 /// The pieces of every block of `f` (for the timing driver with `timing`,
-/// see [`super::compile_for`]).
+/// see [`super::compile_for`]). The traced ops of a timing piece are its
+/// [`is_traced`] ops, in order.
 pub fn run(f: &Function, timing: bool) -> Vec<PiecePlan> {
     let mut out = Vec::new();
     for (block, data) in f.blocks.iter() {
         let mut start: Option<usize> = None;
         let (mut read, mut wrote) = (0u8, 0u8);
+        let mut traced = 0;
         for (i, op) in data.ops.iter().enumerate() {
             if !runs_in_piece(&op.kind) {
                 if let Some(s) = start.take() {
@@ -94,9 +103,13 @@ pub fn run(f: &Function, timing: bool) -> Vec<PiecePlan> {
                 OpKind::Atom { space, .. } => (visible(space), visible(space)),
                 _ => (0, 0),
             };
-            let conflict = (w & (read | wrote)) != 0
-                || (r & wrote) != 0
-                || (timing && starts_timed_piece(&op.kind));
+            // Timing pieces also start at clock reads, and hold at most
+            // 64 ops and `TRACE_SLOTS` traced accesses.
+            let timing_split = timing
+                && (reads_clock(&op.kind)
+                    || start.is_some_and(|s| i - s >= 64)
+                    || (is_traced(&op.kind) && traced == abi::TRACE_SLOTS));
+            let conflict = (w & (read | wrote)) != 0 || (r & wrote) != 0 || timing_split;
             if conflict {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {
@@ -110,9 +123,11 @@ pub fn run(f: &Function, timing: bool) -> Vec<PiecePlan> {
                 start = Some(i);
                 read = 0;
                 wrote = 0;
+                traced = 0;
             }
             read |= r;
             wrote |= w;
+            traced += is_traced(&op.kind) as usize;
         }
         if let Some(s) = start {
             out.push(PiecePlan {

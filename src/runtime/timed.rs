@@ -118,20 +118,7 @@ impl CtaExec for TimedCta<'_> {
             .step(&mut self.cta, pos, clock, &mut self.scratch)
             .map_err(|f| (self.linear, f))?;
         if out.access {
-            let a = &self.scratch;
-            access.kind = match a.kind {
-                AccessKind::Load => Kind::Load,
-                AccessKind::Store => Kind::Store,
-                AccessKind::Atomic => Kind::Atomic,
-            };
-            access.space = match a.space {
-                Space::Shared => MemSpace::Shared,
-                Space::Local => MemSpace::Local,
-                _ => MemSpace::Global,
-            };
-            access.size = a.size;
-            access.mask = a.mask;
-            access.addrs = a.addrs;
+            convert(&self.scratch, access);
         }
         Ok(StepOut {
             end: out.end,
@@ -139,6 +126,20 @@ impl CtaExec for TimedCta<'_> {
             barrier: out.barrier,
             frame_changed: out.frame_changed,
         })
+    }
+
+    fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> bool {
+        let pos = Position {
+            func: at.func,
+            block: at.block,
+            pc: at.pc,
+            mask: at.mask,
+        };
+        let recorded = self.warps[w].traced_access(&self.cta, pos, &mut self.scratch);
+        if recorded {
+            convert(&self.scratch, access);
+        }
+        recorded
     }
 
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), (u64, Fault)> {
@@ -152,6 +153,23 @@ impl CtaExec for TimedCta<'_> {
         }
         Ok(())
     }
+}
+
+/// The model's view of an access the driver recorded.
+fn convert(a: &Access, access: &mut MemAccess) {
+    access.kind = match a.kind {
+        AccessKind::Load => Kind::Load,
+        AccessKind::Store => Kind::Store,
+        AccessKind::Atomic => Kind::Atomic,
+    };
+    access.space = match a.space {
+        Space::Shared => MemSpace::Shared,
+        Space::Local => MemSpace::Local,
+        _ => MemSpace::Global,
+    };
+    access.size = a.size;
+    access.mask = a.mask;
+    access.addrs = a.addrs;
 }
 
 impl Device {

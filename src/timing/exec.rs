@@ -85,6 +85,10 @@ pub trait CtaExec {
         clock: u64,
         access: &mut MemAccess,
     ) -> Result<StepOut, Self::Fault>;
+    /// The addresses of the op at `at`, inside the issue unit warp `w` last
+    /// executed, when that unit recorded them (a compiled piece runs all its
+    /// ops when the first issues); false when it did not access memory.
+    fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> bool;
     /// Releases every barrier that can complete, appending the warps it
     /// releases; a CTA whose live warps all wait forever is a fault.
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), Self::Fault>;
