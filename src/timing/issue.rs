@@ -14,17 +14,16 @@ use super::report::{IssueEvent, Stall};
 use super::sim::{Model, Sm, WState, WarpCtx};
 
 impl Model<'_> {
-    /// One cycle of one SM: every scheduler tries to issue. Returns whether
-    /// anything issued, the earliest cycle something could, and how many
-    /// CTAs retired.
+    /// One cycle of one SM: every scheduler that may issue tries to.
+    /// Returns the earliest cycle one may issue next, and how many CTAs
+    /// retired.
     pub(super) fn cycle<G: GridExec>(
         &mut self,
         sm: &mut Sm<G::Cta>,
         sm_index: usize,
         grid: &mut G,
         now: u64,
-    ) -> Result<(bool, u64, u32), G::Fault> {
-        let mut issued_any = false;
+    ) -> Result<(u64, u32), G::Fault> {
         let mut retired = 0;
         let n = sm.scheds.len();
         for s in 0..n {
@@ -39,7 +38,6 @@ impl Model<'_> {
                 continue;
             };
             let slot = local as usize * n + s;
-            issued_any = true;
             let sched = &mut sm.scheds[s];
             sched.last = Some(slot);
             sched.issued_at = now;
@@ -72,15 +70,15 @@ impl Model<'_> {
             if sm.warps[slot].is_some() {
                 self.enqueue(sm, slot, now);
             }
-            // It had its turn this cycle, whatever was filed with it since.
-            sm.wake[s] = now + 1;
+            // It had its turn this cycle, whatever was filed with it since:
+            // it may issue again when a ready warp's unit is free or a
+            // waiting warp's operands arrive.
+            let mut wake = u64::MAX;
+            let free = sm.scheds[s].candidates(now + 1, &self.classes.per_cycle, &mut wake);
+            sm.wake[s] = if free != 0 { now + 1 } else { wake.max(now + 1) };
         }
-        let wake = if issued_any {
-            now + 1
-        } else {
-            sm.wake.iter().copied().min().unwrap_or(u64::MAX)
-        };
-        Ok((issued_any, wake, retired))
+        let wake = sm.wake.iter().copied().min().unwrap_or(u64::MAX);
+        Ok((wake, retired))
     }
 
     fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
@@ -388,10 +386,6 @@ impl Model<'_> {
             dirty &= dirty - 1;
             self.charge_stall(s, sm, now);
             let sched = &sm.scheds[s];
-            if sched.issued_at == now {
-                sm.scheds[s].stall_since = now + 1;
-                continue;
-            }
             let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
             let ready = sched.any_ready();
             let (why, cur) = if ready != 0 {
@@ -408,7 +402,8 @@ impl Model<'_> {
                 (Stall::NoEligibleWarp, None)
             };
             let sched = &mut sm.scheds[s];
-            sched.stall_since = now;
+            // A scheduler that issued is not stalled in this cycle.
+            sched.stall_since = if sched.issued_at == now { now + 1 } else { now };
             sched.stall = why;
             sched.stall_cur = cur.unwrap_or(usize::MAX);
         }

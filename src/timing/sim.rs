@@ -205,24 +205,26 @@ pub fn simulate<G: GridExec>(
     let mut live_ctas = next_cta;
     let mut resident_sum = 0u128;
     // SMs share only the memory system (and global memory's contents), so
-    // each runs for a quantum of cycles while its state is hot in the host's
-    // caches, the SM furthest behind first; within an SM, every cycle in
-    // which a scheduler may issue is simulated in order.
-    let mut behind: BinaryHeap<Reverse<(u64, usize)>> = (0..sms.len())
+    // each runs through a quantum of cycles (aligned: [kQ, (k+1)Q)) while
+    // its state is hot in the host's caches, the SM furthest behind first;
+    // within an SM, every cycle in which a scheduler may issue is simulated
+    // in order.
+    let mut behind: BinaryHeap<Reverse<(u64, usize, u64)>> = (0..sms.len())
         .filter(|&i| sms[i].resident_warps > 0)
-        .map(|i| Reverse((0, i)))
+        .map(|i| Reverse((0, i, 0)))
         .collect();
     let mut end = 0;
     while live_ctas > 0 {
-        let Some(Reverse((start, i))) = behind.pop() else {
+        // The earliest quantum any SM is in, SMs in index order within it.
+        let Some(Reverse((quantum, i, start))) = behind.pop() else {
             break;
         };
-        model.mem.advance(start);
+        model.mem.advance(quantum * QUANTUM);
         let sm = &mut sms[i];
         let mut now = start;
         loop {
-            let (issued, wake, retired) = model.cycle(sm, i, grid, now)?;
-            let mut next = if issued { now + 1 } else { wake.max(now + 1) };
+            let (wake, retired) = model.cycle(sm, i, grid, now)?;
+            let mut next = wake.max(now + 1);
             for _ in 0..retired {
                 live_ctas -= 1;
                 if next_cta < total {
@@ -248,8 +250,8 @@ pub fn simulate<G: GridExec>(
             if done.is_some() {
                 break;
             }
-            if now >= start + QUANTUM {
-                behind.push(Reverse((now, i)));
+            if now / QUANTUM != quantum {
+                behind.push(Reverse((now / QUANTUM, i, now)));
                 break;
             }
         }
