@@ -65,8 +65,9 @@ impl Default for Access {
 /// What one [`Warp::step`] executed.
 #[derive(Clone, Debug, Default)]
 pub struct Stepped {
-    /// Ops `pc..end` of the position's block ran (a piece or one op); 0
-    /// when the step was the terminator.
+    /// Ops `pc..end` of the position's block ran (a piece or one op; `end`
+    /// one past the op count when the block's branch ran after the piece);
+    /// 0 when the step was the terminator.
     pub end: usize,
     /// The op at the position is a load, store or atomic of global, shared
     /// or local memory, and the step's `access` holds its addresses.
@@ -213,9 +214,22 @@ impl Warp {
             self.clock = clock.wrapping_sub(op.cost as u64);
             let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
             if self.run_piece(cta, &top, block, &mut steps)? {
-                out.end = self.frames.last().unwrap().stack.last().unwrap().pc;
+                let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
+                out.end = top.pc;
                 if traced {
                     out.access = self.traced_access(cta, at, access);
+                }
+                // A branch ending the block runs with the piece before it
+                // (it reads only this warp's registers): one step less.
+                let branch = match block.term {
+                    Terminator::Branch { .. } => true,
+                    Terminator::Jump(t) => t.index() != at.block.index() + 1,
+                    _ => false,
+                };
+                if top.pc == block.ops.len() && branch {
+                    steps += 1;
+                    self.terminator(cta, func, &top)?;
+                    out.end = block.ops.len() + 1;
                 }
             } else {
                 out.end = at.pc + 1;

@@ -60,7 +60,9 @@ impl Default for MemAccess {
 /// What executing one issue unit did.
 #[derive(Clone, Debug, Default)]
 pub struct StepOut {
-    /// Ops `pc..end` ran (a compiled piece or one op); 0 for a terminator.
+    /// Ops `pc..end` ran (a compiled piece or one op; one past the op
+    /// count when the block's terminator ran with them); 0 for a
+    /// terminator.
     pub end: usize,
     /// The instruction accessed memory; the step's `MemAccess` says how.
     pub access: bool,
