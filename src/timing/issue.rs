@@ -82,9 +82,8 @@ impl Model<'_> {
     }
 
     fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
-        let instr = &self.program.instrs[ctx.cur];
-        self.program
-            .operands(instr)
+        let (a, _, b) = self.costs[ctx.cur].ops;
+        self.program.regs[a as usize..b as usize]
             .iter()
             .all(|&r| ctx.ready[r as usize] >> 1 <= now)
     }
@@ -195,8 +194,7 @@ impl Model<'_> {
                 ic.cost as u64
             };
         let ready = ((now + latency as u64) << 1) | from_mem as u64;
-        let instr = &self.program.instrs[ctx.cur];
-        for &d in self.program.dsts(instr) {
+        for &d in &self.program.regs[ic.ops.1 as usize..ic.ops.2 as usize] {
             ctx.ready[d as usize] = ready;
         }
         // Report.
@@ -209,6 +207,7 @@ impl Model<'_> {
         counts.0 += dispatch as u64;
         counts.1 += 1;
         if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
+            let instr = &self.program.instrs[ctx.cur];
             r.events.push(IssueEvent {
                 cycle: now,
                 sm: sm_index as u32,
@@ -311,7 +310,7 @@ impl Model<'_> {
                         self.program.index(pos.func, pos.block, pos.pc)
                     };
                     ctx.pos = pos;
-                    if self.program.instrs[ctx.cur].free {
+                    if self.costs[ctx.cur].free {
                         exec.step(ctx.w, pos, now, &mut MemAccess::default())?;
                         continue;
                     }
@@ -330,10 +329,10 @@ impl Model<'_> {
     /// dispatch) allow it to issue, and what it waits for.
     #[inline]
     fn compute_ready(&self, ctx: &mut WarpCtx) {
-        let instr = &self.program.instrs[ctx.cur];
+        let (a, _, b) = self.costs[ctx.cur].ops;
         let mut at = ctx.next_free;
         let mut why = 0;
-        for &r in self.program.operands(instr) {
+        for &r in &self.program.regs[a as usize..b as usize] {
             let v = ctx.ready[r as usize];
             if v >> 1 > at {
                 at = v >> 1;

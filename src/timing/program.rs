@@ -150,19 +150,4 @@ impl Program {
     pub fn index(&self, func: FuncId, block: ir::Block, pc: usize) -> usize {
         self.base[func.index()][block.index()] as usize + pc
     }
-
-    /// The registers the scoreboard checks before issue: those read, then
-    /// those written.
-    #[inline]
-    pub fn operands(&self, i: &Instr) -> &[u32] {
-        &self.regs[i.srcs.0 as usize..i.dsts.1 as usize]
-    }
-
-    pub fn srcs(&self, i: &Instr) -> &[u32] {
-        &self.regs[i.srcs.0 as usize..i.srcs.1 as usize]
-    }
-
-    pub fn dsts(&self, i: &Instr) -> &[u32] {
-        &self.regs[i.dsts.0 as usize..i.dsts.1 as usize]
-    }
 }

@@ -99,12 +99,17 @@ pub(super) struct Sm<C> {
 pub(super) struct IssueCost {
     pub class: u8,
     pub mem: MemClass,
+    /// A fall-through jump: no issue slot (`Instr::free`).
+    pub free: bool,
     /// Hardware instructions (`Instr::cost`).
     pub cost: u16,
     /// The class's latency times the cost.
     pub latency: u32,
     /// The class's dispatch cycles times the cost.
     pub dispatch: u32,
+    /// Its registers in `Program::regs`: read `ops.0..ops.1`, written
+    /// `ops.1..ops.2` (the scoreboard checks both).
+    pub ops: (u32, u32, u32),
 }
 
 /// Per-class facts of the preset.
@@ -152,6 +157,8 @@ pub fn simulate<G: GridExec>(
             IssueCost {
                 class: i.class as u8,
                 mem: i.mem,
+                free: i.free,
+                ops: (i.srcs.0, i.dsts.0, i.dsts.1),
                 cost: i.cost,
                 latency: arch.latency.of(i.class) * cost,
                 dispatch: arch.dispatch_cycles(i.class) * cost,
