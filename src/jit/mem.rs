@@ -30,6 +30,34 @@ fn aop_of(op: &Op) -> AtomOp {
     }
 }
 
+/// The value `rmw` (or, for `None`, a compare-and-swap of `b` for `c`)
+/// leaves in memory that held `old`, as the host atomic would.
+fn plain_rmw(
+    b: &mut FunctionBuilder,
+    rmw: Option<AtomicRmwOp>,
+    old: Value,
+    x: Value,
+    c: Value,
+) -> Value {
+    let ins = b.ins();
+    match rmw {
+        Some(AtomicRmwOp::Add) => ins.iadd(old, x),
+        Some(AtomicRmwOp::Smin) => ins.smin(old, x),
+        Some(AtomicRmwOp::Umin) => ins.umin(old, x),
+        Some(AtomicRmwOp::Smax) => ins.smax(old, x),
+        Some(AtomicRmwOp::Umax) => ins.umax(old, x),
+        Some(AtomicRmwOp::And) => ins.band(old, x),
+        Some(AtomicRmwOp::Or) => ins.bor(old, x),
+        Some(AtomicRmwOp::Xor) => ins.bxor(old, x),
+        Some(AtomicRmwOp::Xchg) => x,
+        Some(other) => unreachable!("inline_rmw never chooses {other:?}"),
+        None => {
+            let same = ins.icmp(IntCC::Equal, old, x);
+            b.ins().select(same, c, old)
+        }
+    }
+}
+
 /// The host atomic that performs `aop` on `ty` exactly as
 /// `sem::int::atom_int` defines it: `Some(Some(rmw))`, `Some(None)` for a
 /// compare-and-swap, `None` when it takes more than one instruction.
@@ -154,11 +182,21 @@ impl PieceBuilder<'_, '_> {
             };
             let bv = narrow(&mut self.b, b);
             let flags = self.trusted;
-            let old = match rmw {
-                Some(rmw) => self.b.ins().atomic_rmw(width, flags, rmw, ptr, bv),
-                None => {
-                    let cv = narrow(&mut self.b, c);
-                    self.b.ins().atomic_cas(flags, ptr, bv, cv)
+            let old = if self.trace.is_some() {
+                // A timing build: its launch runs one CTA at a time on one
+                // thread, so a plain read-modify-write is atomic.
+                let cv = narrow(&mut self.b, c);
+                let old = self.b.ins().load(width, flags, ptr, 0);
+                let new = plain_rmw(&mut self.b, rmw, old, bv, cv);
+                self.b.ins().store(flags, new, ptr, 0);
+                old
+            } else {
+                match rmw {
+                    Some(rmw) => self.b.ins().atomic_rmw(width, flags, rmw, ptr, bv),
+                    None => {
+                        let cv = narrow(&mut self.b, c);
+                        self.b.ins().atomic_cas(flags, ptr, bv, cv)
+                    }
                 }
             };
             let old = if width == I64 {
