@@ -43,7 +43,13 @@ pub struct GlobalMemory {
     /// belong to a live allocation (0 to 256): compiled code's fast check
     /// (see [`GlobalMemory::granules`]).
     granules: Vec<u16>,
+    /// Never-used arena from here on (allocation takes it first).
     next: u64,
+    /// Freed arena, sorted, disjoint and coalesced `[start, end)` ranges
+    /// (each freed allocation with its trailing gap): reused only once the
+    /// never-used part is exhausted, so that a dangling pointer keeps
+    /// faulting as long as possible.
+    free_ranges: Vec<(u64, u64)>,
 }
 
 /// Bytes per entry of the granule table (the allocation alignment).
@@ -68,6 +74,7 @@ impl GlobalMemory {
             bytes,
             allocations: Vec::new(),
             next: ALLOC_ALIGN,
+            free_ranges: Vec::new(),
         }
     }
 
@@ -75,34 +82,65 @@ impl GlobalMemory {
         self.bytes.len() as u64 * 8
     }
 
-    /// Allocates `size` bytes (zeroed), returning the device address.
+    /// Allocates `size` bytes (zeroed), returning the device address: from
+    /// the never-used arena while it lasts, then from freed space (first
+    /// fit). Each allocation is followed by a free granule, which catches
+    /// small overruns as faults.
     pub fn alloc(&mut self, size: u64) -> Option<u64> {
         let size = size.max(1);
-        let start = self.next.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
-        let end = start.checked_add(size)?;
-        if end > self.capacity() {
-            return None;
-        }
-        // A gap after each allocation catches small overruns as faults.
-        self.next = end + ALLOC_ALIGN;
-        self.allocations.push((start, end));
+        let span = size.checked_next_multiple_of(ALLOC_ALIGN)?.checked_add(ALLOC_ALIGN)?;
+        let start = if self
+            .next
+            .checked_add(span)
+            .is_some_and(|end| end <= self.capacity())
+        {
+            // No fill: the arena starts zeroed and bytes past `next` were
+            // never written.
+            let start = self.next;
+            self.next += span;
+            start
+        } else {
+            let i = self.free_ranges.iter().position(|r| r.1 - r.0 >= span)?;
+            let start = self.free_ranges[i].0;
+            self.free_ranges[i].0 += span;
+            if self.free_ranges[i].0 == self.free_ranges[i].1 {
+                self.free_ranges.remove(i);
+            }
+            self.fill(start, size, 0);
+            start
+        };
+        let end = start + size;
+        let at = self.allocations.partition_point(|a| a.0 < start);
+        self.allocations.insert(at, (start, end));
         self.mark(start, end, true);
-        // No fill: the arena starts zeroed, `next` never moves back, and
-        // only live allocations are ever written, so these bytes are zero.
         Some(GLOBAL_BASE + start)
     }
 
     /// Frees the allocation starting at `addr`.
     pub fn free(&mut self, addr: u64) -> bool {
         let off = addr.wrapping_sub(GLOBAL_BASE);
-        match self.allocations.binary_search_by_key(&off, |a| a.0) {
-            Ok(i) => {
-                let (start, end) = self.allocations.remove(i);
-                self.mark(start, end, false);
-                true
+        let Ok(i) = self.allocations.binary_search_by_key(&off, |a| a.0) else {
+            return false;
+        };
+        let (start, end) = self.allocations.remove(i);
+        self.mark(start, end, false);
+        // The allocation and its gap become free space, merged with free
+        // neighbours.
+        let (lo, hi) = (start, end.next_multiple_of(ALLOC_ALIGN) + ALLOC_ALIGN);
+        let r = &mut self.free_ranges;
+        let at = r.partition_point(|f| f.0 < lo);
+        let after_prev = at > 0 && r[at - 1].1 == lo;
+        let before_next = at < r.len() && r[at].0 == hi;
+        match (after_prev, before_next) {
+            (true, true) => {
+                r[at - 1].1 = r[at].1;
+                r.remove(at);
             }
-            Err(_) => false,
+            (true, false) => r[at - 1].1 = hi,
+            (false, true) => r[at].0 = lo,
+            (false, false) => r.insert(at, (lo, hi)),
         }
+        true
     }
 
     /// Records `[start, end)` (arena offsets, `start` granule-aligned) as
@@ -363,6 +401,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Freed space is reused (zeroed) once the never-used arena runs out,
+    /// so allocating and freeing in a loop never exhausts the arena; until
+    /// then a dangling pointer faults.
+    #[test]
+    fn freed_space_is_reused_when_the_arena_runs_out() {
+        let mut m = GlobalMemory::new(64 << 10);
+        let first = m.alloc(1000).unwrap();
+        m.store(first - GLOBAL_BASE, 4, 0xdead_beef);
+        assert!(m.free(first));
+        assert_eq!(m.check(first, 4), Err(AccessFault::OutOfBounds));
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..1000 {
+            let size = 1000 + i % 7;
+            let a = m.alloc(size).unwrap_or_else(|| panic!("round {i}"));
+            assert_eq!(m.load(a - GLOBAL_BASE, 4), 0, "reused bytes are zeroed");
+            m.store(a - GLOBAL_BASE, 4, 0xdead_beef);
+            let past = a + size.next_multiple_of(4);
+            assert_eq!(m.check(past, 4), Err(AccessFault::OutOfBounds), "past its end");
+            seen.insert(a);
+            assert!(m.free(a));
+        }
+        assert!(seen.contains(&first), "freed space came back");
+        // Neighbours merge: three freed blocks take one larger allocation.
+        let blocks: Vec<u64> = (0..3).map(|_| m.alloc(4000).unwrap()).collect();
+        for &b in &blocks {
+            assert!(m.free(b));
+        }
+        let big = m.alloc(12000).unwrap();
+        assert_eq!(m.check(big + 11996, 4), Ok(big + 11996 - GLOBAL_BASE));
     }
 
     #[test]
