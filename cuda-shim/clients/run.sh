@@ -3,12 +3,14 @@
 # (issue 6's acceptance checks; not part of `cargo test`, as it needs the
 # network):
 #   - cudarc 0.19.4 (binds every symbol at load) and the latest 0.19.x (lazy):
-#     examples 01 02 03 04 09 10 12 and the driver::safe::core tests, except
-#     those asserting GPU hardware speed (pinned copies 1.5x faster than
-#     pageable, pinned reads faster than write-combined) and, in the newer
-#     releases, two that need asynchronous streams (a cuLaunchHostFunc
-#     callback holding a stream) and stream capture (CUDA graphs), which the
-#     shim does not provide (docs/driver-api.md);
+#     examples 01 02 03 04 09 10 12, the driver::safe::core tests and (in
+#     releases that have them) the driver::safe::graph tests, except two
+#     that assert hardware speed: pinned host reads faster than
+#     write-combined ones (user space cannot get uncached memory), and
+#     pinned copies 1.5x faster than pageable ones (the shim stages a
+#     pageable source and reads a page-locked one directly, as CUDA does,
+#     but the staging copy is small next to warpjit's device write: about
+#     1.2-1.4x here, so the test fails most runs; docs/driver-api.md);
 #   - a cuda-python (cuda.bindings) driver-API program on NVRTC's PTX;
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
 #     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path).
@@ -22,7 +24,7 @@ what="${1:-all}"
 cargo build --release -p warpjit-cuda
 lib="$root/target/cuda-clients/lib"
 mkdir -p "$lib"
-cp target/release/libcuda.so "$lib/libcuda.so.1"
+cp "${CARGO_TARGET_DIR:-target}/release/libcuda.so" "$lib/libcuda.so.1"
 ln -sf libcuda.so.1 "$lib/libcuda.so"
 
 venv="$root/target/cuda-clients/venv"
@@ -72,10 +74,9 @@ print(next(p["manifest_path"] for p in m["packages"] if p["name"] == "cudarc").r
       (cd "$src" && "$target/debug/examples/$e" > /dev/null) && echo "example $e: ok"
     done
     (cd "$src" && cargo test -q --manifest-path "$src/Cargo.toml" --features cuda-12090 --lib \
-      --target-dir "$target" -- driver::safe::core \
+      --target-dir "$target" -- driver::safe::core driver::safe::graph \
       --skip test_pinned_copy_is_faster \
-      --skip test_default_pinned_host_reads_are_faster_than_write_combined \
-      --skip test_event_try_is_complete)
+      --skip test_default_pinned_host_reads_are_faster_than_write_combined)
   done
 fi
 echo "clients OK"

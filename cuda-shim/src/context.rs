@@ -1,29 +1,55 @@
 //! Contexts: the primary one and created ones on a per-thread current stack,
+//! context synchronization and sticky errors (reset with the context),
 //! context limits and cache configuration.
 
 use super::*;
+use crate::capture::check_unsafe_call;
+use crate::queue::{current_context, wait_then};
 
 // ---- Contexts ----------------------------------------------------------------
 
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(ctx: *mut Handle, device: c_int) -> CUresult {
-    done(with_state(|_| {
+    done(with_state(|s| {
         if device != 0 {
             return Err(INVALID_DEVICE);
         }
-        out(ctx, PRIMARY as Handle)
+        out(ctx, PRIMARY as Handle)?;
+        s.primary_retains += 1;
+        Ok(())
     }))
 }
 
+/// The last release ends the primary context's life: its sticky error
+/// goes with it (a later retain gets a usable context, as in CUDA).
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(device: c_int) -> CUresult {
-    done(with_state(|_| {
+    done(with_state(|s| {
         if device != 0 {
-            Err(INVALID_DEVICE)
-        } else {
-            Ok(())
+            return Err(INVALID_DEVICE);
         }
+        s.primary_retains = s.primary_retains.saturating_sub(1);
+        if s.primary_retains == 0 {
+            s.sched.reset_context(PRIMARY);
+        }
+        Ok(())
     }))
+}
+
+/// Waits for the work enqueued so far and clears the primary context's
+/// sticky error.
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(device: c_int) -> CUresult {
+    if device != 0 {
+        return INVALID_DEVICE;
+    }
+    done(wait_then(
+        |s| Ok(s.sched.all_pending_tails()),
+        |s| {
+            s.sched.reset_context(PRIMARY);
+            Ok(())
+        },
+    ))
 }
 
 #[no_mangle]
@@ -44,19 +70,27 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
     }))
 }
 
+/// Waits for the work enqueued so far (streams are shared by the
+/// contexts here), then destroys the context and its sticky error.
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> CUresult {
-    done(with_state(|s| {
-        let h = ctx as usize;
-        let Some(i) = s.contexts.iter().position(|&c| c == h) else {
-            return Err(INVALID_CONTEXT);
-        };
-        if h != PRIMARY {
-            s.contexts.remove(i);
-        }
-        CTX_STACK.with(|st| st.borrow_mut().retain(|&c| c != h));
-        Ok(())
-    }))
+    let h = ctx as usize;
+    done(wait_then(
+        |s| {
+            if !s.contexts.contains(&h) {
+                return Err(INVALID_CONTEXT);
+            }
+            Ok(s.sched.all_pending_tails())
+        },
+        |s| {
+            if h != PRIMARY {
+                s.contexts.retain(|&c| c != h);
+                s.sched.reset_context(h);
+            }
+            CTX_STACK.with(|st| st.borrow_mut().retain(|&c| c != h));
+            Ok(())
+        },
+    ))
 }
 
 #[no_mangle]
@@ -120,9 +154,18 @@ pub unsafe extern "C" fn cuCtxGetDevice(device: *mut c_int) -> CUresult {
     done(out(device, 0))
 }
 
+/// Waits for the work enqueued so far on every stream; returns the
+/// context's asynchronous error, if any.
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
-    done(with_state(|_| Ok(())))
+    let ctx = current_context();
+    done(wait_then(
+        |s| {
+            check_unsafe_call(&mut s.sched)?;
+            Ok(s.sched.all_pending_tails())
+        },
+        |s| s.sched.take_error(ctx),
+    ))
 }
 
 /// Every operation that needs a current context.

@@ -7,7 +7,7 @@ use super::*;
 
 #[no_mangle]
 pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
-    let mut guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = queue::lock();
     if guard.is_none() {
         let name = std::env::var("WARPJIT_ARCH").unwrap_or_else(|_| "sm_80".into());
         let arch = match Arch::builtin(&name) {
@@ -22,14 +22,17 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             arch,
             modules: HashMap::new(),
             functions: Vec::new(),
-            allocations: HashMap::new(),
-            events: HashMap::new(),
-            next_handle: PRIMARY,
+            allocations: BTreeMap::new(),
+            module_globals: BTreeMap::new(),
+            sched: queue::Scheduler::default(),
+            next_handle: FIRST_HANDLE,
+            primary_retains: 0,
             contexts: vec![PRIMARY],
             links: HashMap::new(),
             limits: [64 * 1024, 1 << 20, 8 << 20, 2, 2048, 32, 0],
             cache_config: 0,
-            host_allocations: HashMap::new(),
+            host_allocations: BTreeMap::new(),
+            host_registered: BTreeMap::new(),
         });
     }
     SUCCESS

@@ -2,7 +2,7 @@
 //! (`cuGetProcAddress`).
 
 use super::*;
-use super::{context::*, device::*, launch::*, memory::*, module::*, stream::*};
+use super::{capture::*, context::*, device::*, launch::*, memory::*, module::*, stream::*};
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
     CODES.iter().find(|e| e.0 == code)
@@ -69,7 +69,13 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuPointerGetAttribute, cuCtxGetLimit, cuCtxSetLimit, cuCtxGetCacheConfig,
         cuCtxSetCacheConfig, cuOccupancyMaxActiveBlocksPerMultiprocessor,
         cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxPotentialBlockSize,
-        cuOccupancyMaxPotentialBlockSizeWithFlags,
+        cuOccupancyMaxPotentialBlockSizeWithFlags, cuStreamCreateWithPriority,
+        cuCtxGetStreamPriorityRange, cuStreamGetPriority, cuStreamGetFlags, cuLaunchHostFunc,
+        cuStreamAddCallback, cuEventRecordWithFlags, cuMemsetD16_v2, cuMemsetD16Async,
+        cuMemHostRegister_v2, cuMemHostUnregister, cuDevicePrimaryCtxReset_v2,
+        cuStreamBeginCapture_v2, cuStreamEndCapture, cuStreamIsCapturing,
+        cuThreadExchangeStreamCaptureMode, cuGraphInstantiateWithFlags, cuGraphLaunch,
+        cuGraphUpload, cuGraphExecDestroy, cuGraphDestroy,
     }
     None
 }
@@ -91,11 +97,24 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     let name = CStr::from_ptr(symbol).to_string_lossy();
     // Base names whose ABI changed with the CUDA version asked for
     // (cudaTypedefs.h: PFN_cuCtxCreate_v3020/_v11040/_v12050,
-    // PFN_cuCtxGetDevice_v2000/_v13000).
+    // PFN_cuCtxGetDevice_v2000/_v13000, PFN_cuStreamGetCaptureInfo_v10010/
+    // _v11030/_v12030, PFN_cuGraphInstantiate_v11000 and, from 12000,
+    // cuGraphInstantiateWithFlags).
     let versioned: Option<*const c_void> = match &*name {
         "cuCtxCreate" if _version >= 12050 => Some(cuCtxCreate_v4 as *const c_void),
         "cuCtxCreate" if _version >= 11040 => Some(cuCtxCreate_v3 as *const c_void),
         "cuCtxGetDevice" if _version >= 13000 => Some(cuCtxGetDevice_v2 as *const c_void),
+        "cuStreamGetCaptureInfo" if _version >= 12030 => {
+            Some(cuStreamGetCaptureInfo_v3 as *const c_void)
+        }
+        "cuStreamGetCaptureInfo" if _version >= 11030 => {
+            Some(cuStreamGetCaptureInfo_v2 as *const c_void)
+        }
+        "cuStreamGetCaptureInfo" => Some(cuStreamGetCaptureInfo as *const c_void),
+        "cuGraphInstantiate" if _version >= 12000 => {
+            Some(cuGraphInstantiateWithFlags as *const c_void)
+        }
+        "cuGraphInstantiate" => Some(cuGraphInstantiate_v2 as *const c_void),
         _ => None,
     };
     match versioned.or_else(|| entry_point(&name)) {

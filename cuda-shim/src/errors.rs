@@ -48,6 +48,11 @@ pub const CODES: &[(CUresult, &CStr, &CStr)] = &[
         c"CUDA_ERROR_INVALID_HANDLE",
         c"invalid resource handle",
     ),
+    (
+        401,
+        c"CUDA_ERROR_ILLEGAL_STATE",
+        c"the operation cannot be performed in the present state",
+    ),
     (500, c"CUDA_ERROR_NOT_FOUND", c"named symbol not found"),
     (600, c"CUDA_ERROR_NOT_READY", c"device not ready"),
     (
@@ -77,7 +82,52 @@ pub const CODES: &[(CUresult, &CStr, &CStr)] = &[
         c"CUDA_ERROR_LAUNCH_FAILED",
         c"unspecified launch failure",
     ),
+    (
+        712,
+        c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+        c"part or all of the requested memory range is already mapped",
+    ),
+    (
+        713,
+        c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+        c"pointer does not correspond to a registered memory region",
+    ),
     (801, c"CUDA_ERROR_NOT_SUPPORTED", c"operation not supported"),
+    (
+        900,
+        c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+        c"operation not permitted when stream is capturing",
+    ),
+    (
+        901,
+        c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+        c"operation failed due to a previous error during capture",
+    ),
+    (
+        902,
+        c"CUDA_ERROR_STREAM_CAPTURE_MERGE",
+        c"operation would result in a merge of separate capture sequences",
+    ),
+    (
+        905,
+        c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
+        c"dependency created on uncaptured work in another stream",
+    ),
+    (
+        906,
+        c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+        c"operation would make the legacy stream depend on a capturing blocking stream",
+    ),
+    (
+        907,
+        c"CUDA_ERROR_CAPTURED_EVENT",
+        c"operation not permitted on an event last recorded in a capturing stream",
+    ),
+    (
+        908,
+        c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
+        c"attempt to terminate a thread-local capture sequence from another thread",
+    ),
     (999, c"CUDA_ERROR_UNKNOWN", c"unknown error"),
 ];
 
@@ -91,7 +141,19 @@ pub const NO_BINARY_FOR_GPU: CUresult = 209;
 pub const INVALID_PTX: CUresult = 218;
 pub const FILE_NOT_FOUND: CUresult = 301;
 pub const INVALID_HANDLE: CUresult = 400;
+pub const ILLEGAL_STATE: CUresult = 401;
 pub const NOT_FOUND: CUresult = 500;
+pub const NOT_READY: CUresult = 600;
+pub const HOST_MEMORY_ALREADY_REGISTERED: CUresult = 712;
+pub const HOST_MEMORY_NOT_REGISTERED: CUresult = 713;
+pub const UNKNOWN: CUresult = 999;
+pub const STREAM_CAPTURE_UNSUPPORTED: CUresult = 900;
+pub const STREAM_CAPTURE_INVALIDATED: CUresult = 901;
+pub const STREAM_CAPTURE_MERGE: CUresult = 902;
+pub const STREAM_CAPTURE_ISOLATION: CUresult = 905;
+pub const STREAM_CAPTURE_IMPLICIT: CUresult = 906;
+pub const CAPTURED_EVENT: CUresult = 907;
+pub const STREAM_CAPTURE_WRONG_THREAD: CUresult = 908;
 pub const NOT_SUPPORTED: CUresult = 801;
 
 /// The code CUDA uses for what went wrong; launch faults also print

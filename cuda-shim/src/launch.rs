@@ -1,8 +1,11 @@
 //! Launches (`cuLaunchKernel` with `kernelParams` or `extra`,
-//! `cuLaunchKernelEx`, optional timing with `WARPJIT_TIMING`) and the
-//! occupancy queries, from the timing model's port of NVIDIA's rules.
+//! `cuLaunchKernelEx`, optional timing with `WARPJIT_TIMING`), enqueued
+//! as stream work, and the occupancy queries, from the timing model's
+//! port of NVIDIA's rules.
 
 use super::*;
+use crate::ops::{KernelLaunch, Op};
+use crate::queue::submit;
 
 // ---- Launches ----------------------------------------------------------------
 
@@ -10,6 +13,10 @@ const LAUNCH_PARAM_END: usize = 0;
 const LAUNCH_PARAM_BUFFER_POINTER: usize = 1;
 const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
 
+/// Enqueues a launch on `stream`: the parameters are copied now, the
+/// configuration checked now (CUDA_ERROR_INVALID_VALUE), the kernel runs
+/// when the stream reaches it (its faults become the context's sticky
+/// error).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn cuLaunchKernel(
@@ -21,7 +28,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
     by: c_uint,
     bz: c_uint,
     shared: c_uint,
-    _stream: Handle,
+    stream: Handle,
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> CUresult {
@@ -29,69 +36,144 @@ pub unsafe extern "C" fn cuLaunchKernel(
         with_state(|s| {
             let i = (f as usize).wrapping_sub(1);
             let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
-            let (slots, total) = s.device.kernel_params(m, k);
-            let mut buf = vec![0u8; total as usize];
-            if !params.is_null() {
-                for (n, slot) in slots.iter().enumerate() {
-                    let p = *params.add(n) as *const u8;
-                    if p.is_null() {
-                        return Err(INVALID_VALUE);
-                    }
-                    let at = slot.offset as usize;
-                    std::ptr::copy_nonoverlapping(p, buf[at..].as_mut_ptr(), slot.size as usize);
-                }
-            } else if !extra.is_null() {
-                let (mut ptr, mut size) = (std::ptr::null::<u8>(), 0usize);
-                let mut e = extra;
-                loop {
-                    match *e as usize {
-                        LAUNCH_PARAM_END => break,
-                        LAUNCH_PARAM_BUFFER_POINTER => ptr = *e.add(1) as *const u8,
-                        LAUNCH_PARAM_BUFFER_SIZE => size = *(*e.add(1) as *const usize),
-                        _ => return Err(INVALID_VALUE),
-                    }
-                    e = e.add(2);
-                }
-                if ptr.is_null() || size < total as usize {
-                    return Err(INVALID_VALUE);
-                }
-                std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), total as usize);
-            } else if total > 0 {
-                return Err(INVALID_VALUE);
-            }
-            let cfg = LaunchConfig {
+            let buf = parameter_bytes(&s.device, m, k, params, extra)?;
+            let config = LaunchConfig {
                 grid: [gx, gy, gz],
                 block: [bx, by, bz],
                 shared_bytes: shared,
             };
+            check_config(&s.device, m, k, &config)?;
             // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
-            let report = match std::env::var("WARPJIT_TIMING")
+            let timing = std::env::var("WARPJIT_TIMING")
                 .ok()
-                .filter(|v| !v.is_empty())
-            {
-                Some(name) => {
-                    let arch = Arch::builtin(&name).map_err(|e| {
-                        eprintln!("warpjit: WARPJIT_TIMING: {e}");
-                        INVALID_VALUE
-                    })?;
-                    let t = warpjit::runtime::TimingOptions::new(arch);
-                    let (report, timing) = s
-                        .device
-                        .launch_timed(m, k, cfg, &buf, &t)
-                        .map_err(|e| errors::code_of(&e))?;
-                    let kernel = s.device.ir(m).functions[k].name.clone();
-                    eprint!("warpjit: {kernel}: {}", timing.to_text(&|_| String::new()));
-                    report
-                }
-                None => s
-                    .device
-                    .launch(m, k, cfg, &buf)
-                    .map_err(|e| errors::code_of(&e))?,
+                .filter(|v| !v.is_empty());
+            if let Some(name) = &timing {
+                Arch::builtin(name).map_err(|e| {
+                    eprintln!("warpjit: WARPJIT_TIMING: {e}");
+                    INVALID_VALUE
+                })?;
+            }
+            let launch = KernelLaunch {
+                module: m,
+                kernel: k,
+                config,
+                params: buf,
+                timing,
             };
-            print!("{}", report.printf);
-            Ok(())
+            submit(s, stream, Op::Launch(Box::new(launch))).map(|_| ())
         })
     }))
+}
+
+/// The parameter buffer from `kernelParams` (a pointer per parameter) or
+/// `extra` (one packed buffer), copied.
+unsafe fn parameter_bytes(
+    device: &Device,
+    m: ModuleId,
+    k: FuncId,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> Result<Vec<u8>, CUresult> {
+    let (slots, total) = device.kernel_params(m, k);
+    let mut buf = vec![0u8; total as usize];
+    if !params.is_null() {
+        for (n, slot) in slots.iter().enumerate() {
+            let p = *params.add(n) as *const u8;
+            if p.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let at = slot.offset as usize;
+            let to = buf
+                .get_mut(at..at + slot.size as usize)
+                .ok_or(INVALID_VALUE)?;
+            std::ptr::copy_nonoverlapping(p, to.as_mut_ptr(), to.len());
+        }
+    } else if !extra.is_null() {
+        let (mut ptr, mut size) = (std::ptr::null::<u8>(), 0usize);
+        let mut e = extra;
+        loop {
+            match *e as usize {
+                LAUNCH_PARAM_END => break,
+                LAUNCH_PARAM_BUFFER_POINTER => ptr = *e.add(1) as *const u8,
+                LAUNCH_PARAM_BUFFER_SIZE => {
+                    let p = *e.add(1) as *const usize;
+                    if p.is_null() {
+                        return Err(INVALID_VALUE);
+                    }
+                    size = *p;
+                }
+                _ => return Err(INVALID_VALUE),
+            }
+            e = e.add(2);
+        }
+        if ptr.is_null() || size < total as usize {
+            return Err(INVALID_VALUE);
+        }
+        std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), total as usize);
+    } else if total > 0 {
+        return Err(INVALID_VALUE);
+    }
+    Ok(buf)
+}
+
+/// The launch-configuration checks warpjit's `Device::launch` makes,
+/// made at enqueue so that a bad configuration is the launch call's
+/// error (CUDA_ERROR_INVALID_VALUE), as in CUDA, not a later one.
+fn check_config(device: &Device, m: ModuleId, k: FuncId, c: &LaunchConfig) -> Result<(), CUresult> {
+    use warpjit::runtime::{
+        MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK, MAX_THREADS_PER_BLOCK,
+    };
+    let ir = device.ir(m);
+    let f = &ir.functions[k];
+    let refuse = |why: String| {
+        eprintln!("warpjit: launch of `{}`: {why}", f.name);
+        Err(INVALID_VALUE)
+    };
+    for d in 0..3 {
+        if c.block[d] == 0 || c.grid[d] == 0 {
+            return refuse(format!(
+                "grid {:?} or block {:?} has a zero dimension",
+                c.grid, c.block
+            ));
+        }
+        if c.block[d] > MAX_BLOCK_DIM[d] || c.grid[d] > MAX_GRID_DIM[d] {
+            return refuse(format!(
+                "grid {:?} or block {:?} is above the limits {MAX_GRID_DIM:?}, {MAX_BLOCK_DIM:?}",
+                c.grid, c.block
+            ));
+        }
+    }
+    let threads: u64 = c.block.iter().map(|&x| x as u64).product();
+    if threads > MAX_THREADS_PER_BLOCK as u64 {
+        return refuse(format!(
+            "a block of {threads} threads exceeds {MAX_THREADS_PER_BLOCK}"
+        ));
+    }
+    if let Some(r) = f.reqntid.filter(|&r| r != c.block) {
+        return refuse(format!(
+            ".reqntid {r:?} differs from the block {:?}",
+            c.block
+        ));
+    }
+    if let Some(m) = f.maxntid {
+        if threads > m.iter().map(|&x| x as u64).product::<u64>() {
+            return refuse(format!(".maxntid {m:?} is below the block {:?}", c.block));
+        }
+    }
+    let stack = device.options().stack_bytes;
+    if f.frame_size > stack {
+        return refuse(format!(
+            "{} bytes of local memory per thread exceed the stack limit {stack}",
+            f.frame_size
+        ));
+    }
+    let shared = ir.shared_dynamic_offset as u64 + c.shared_bytes as u64;
+    if shared > MAX_SHARED_PER_BLOCK as u64 {
+        return refuse(format!(
+            "{shared} bytes of shared memory exceed {MAX_SHARED_PER_BLOCK}"
+        ));
+    }
+    Ok(())
 }
 
 /// `CUlaunchConfig` (cuda.h 12.x).

@@ -6,14 +6,17 @@
 //! One device (attributes from the timing preset `WARPJIT_ARCH`, default
 //! sm_80); a primary context and created contexts on a per-thread current
 //! stack; modules from PTX text; device memory; launches with
-//! `kernelParams` or `extra`. Work runs synchronously when it is enqueued,
-//! which keeps every stream and event ordering guarantee. Handles are
-//! small integers cast to the opaque pointer types. Every entry point
-//! checks its pointers and returns `CUDA_ERROR_INVALID_VALUE` rather than
-//! dereferencing null.
+//! `kernelParams` or `extra`. Work is asynchronous as on a GPU: each stream
+//! has a worker thread executing its queue in order (`queue.rs`), with the
+//! legacy default stream's implicit synchronization, events, host
+//! functions, sticky kernel faults, and stream capture into graphs
+//! (`capture.rs`). Handles are small integers cast to the opaque pointer
+//! types. Every entry point checks its pointers and returns
+//! `CUDA_ERROR_INVALID_VALUE` rather than dereferencing null.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+mod capture;
 mod context;
 mod device;
 mod entry;
@@ -21,6 +24,8 @@ mod errors;
 mod launch;
 mod memory;
 mod module;
+mod ops;
+mod queue;
 mod stream;
 
 /// Exports each name as an entry point returning `CUDA_ERROR_NOT_SUPPORTED`.
@@ -42,10 +47,9 @@ pub mod stubs {
 }
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use context::need_context;
 use errors::*;
@@ -63,17 +67,24 @@ struct State {
     modules: HashMap<usize, ModuleId>,
     functions: Vec<(ModuleId, FuncId)>,
     /// Live allocations: address → size (for cuMemGetAddressRange).
-    allocations: HashMap<u64, u64>,
-    events: HashMap<usize, Option<Instant>>,
+    allocations: BTreeMap<u64, u64>,
+    /// Module-scope variables in device memory: address → size.
+    module_globals: BTreeMap<u64, u64>,
+    /// Streams, events, captures and graphs (`queue.rs`, `capture.rs`).
+    sched: queue::Scheduler,
     next_handle: usize,
+    /// Retains of the primary context not yet released.
+    primary_retains: usize,
     contexts: Vec<usize>,
     /// cuLink* states: the PTX inputs added so far, and the completed image.
     links: HashMap<usize, (Vec<Vec<u8>>, Vec<u8>)>,
     /// `CUlimit` values (the stack size is the device's local memory per thread).
     limits: [usize; 7],
     cache_config: c_int,
-    /// Page-locked host allocations (plain host memory here): address → size.
-    host_allocations: HashMap<usize, usize>,
+    /// Page-locked host allocations (`cuMemHostAlloc`): address → size.
+    host_allocations: BTreeMap<usize, usize>,
+    /// Host ranges registered as page-locked (`cuMemHostRegister`): address → size.
+    host_registered: BTreeMap<usize, usize>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -86,8 +97,12 @@ thread_local! {
 /// The primary context's handle.
 const PRIMARY: usize = 1;
 
+/// The first handle `State::handle` gives out: above the special stream
+/// handles (`CU_STREAM_LEGACY` 1, `CU_STREAM_PER_THREAD` 2).
+const FIRST_HANDLE: usize = 0x10;
+
 fn with_state<T>(f: impl FnOnce(&mut State) -> Result<T, CUresult>) -> Result<T, CUresult> {
-    let mut guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = queue::lock();
     match guard.as_mut() {
         Some(s) => f(s),
         None => Err(NOT_INITIALIZED),
@@ -110,5 +125,37 @@ impl State {
     fn handle(&mut self) -> usize {
         self.next_handle += 1;
         self.next_handle
+    }
+
+    /// Whether `[addr, addr + len)` lies in one device allocation or
+    /// module variable (what warpjit's device copies accept).
+    fn check_device_range(&self, addr: u64, len: usize) -> Result<(), CUresult> {
+        if len == 0 {
+            return Ok(());
+        }
+        let inside = |ranges: &BTreeMap<u64, u64>| {
+            ranges
+                .range(..=addr)
+                .next_back()
+                .is_some_and(|(&b, &n)| addr.checked_add(len as u64).is_some_and(|e| e <= b + n))
+        };
+        if inside(&self.allocations) || inside(&self.module_globals) {
+            Ok(())
+        } else {
+            Err(INVALID_VALUE)
+        }
+    }
+
+    /// Whether `[ptr, ptr + len)` lies in page-locked host memory
+    /// (`cuMemHostAlloc`, `cuMemAllocHost`, `cuMemHostRegister`).
+    fn is_page_locked(&self, ptr: *const c_void, len: usize) -> bool {
+        let p = ptr as usize;
+        let inside = |ranges: &BTreeMap<usize, usize>| {
+            ranges
+                .range(..=p)
+                .next_back()
+                .is_some_and(|(&b, &n)| p.checked_add(len).is_some_and(|e| e <= b + n))
+        };
+        inside(&self.host_allocations) || inside(&self.host_registered)
     }
 }

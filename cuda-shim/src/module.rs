@@ -21,6 +21,19 @@ fn load_image(s: &mut State, name: &str, image: &[u8]) -> Result<usize, CUresult
     };
     match s.device.load_ptx(name, text) {
         Ok(m) => {
+            // Its variables are device memory copies may address.
+            let names: Vec<String> = s
+                .device
+                .ir(m)
+                .globals
+                .values()
+                .map(|g| g.name.clone())
+                .collect();
+            for n in names {
+                if let Ok((addr, size)) = s.device.global(m, &n) {
+                    s.module_globals.insert(addr, size.max(1));
+                }
+            }
             let h = s.handle();
             s.modules.insert(h, m);
             Ok(h)

@@ -3,8 +3,11 @@
 //! (NVRTC's saxpy) runs through cuInit … cuModuleLoadData … cuLaunchKernel
 //! (both launch forms), with results checked against the sample's
 //! reference; entry points resolve through cuGetProcAddress_v2 as
-//! cuda-python resolves them; faults come back as CUDA's codes; a cubin is
-//! refused with CUDA_ERROR_NO_BINARY_FOR_GPU.
+//! cuda-python resolves them; faults come back as CUDA's codes (sticky
+//! errors of the context, at the next synchronizing call); a cubin is
+//! refused with CUDA_ERROR_NO_BINARY_FOR_GPU. Streams are asynchronous:
+//! host functions hold them, events and cross-stream waits order them,
+//! captures replay as graphs.
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::path::PathBuf;
@@ -12,6 +15,20 @@ use std::path::PathBuf;
 use libloading::{Library, Symbol};
 
 type Handle = *mut c_void;
+/// `cuLaunchKernel`.
+type Launch = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    Handle,
+    *mut *mut c_void,
+    *mut *mut c_void,
+) -> u32;
 
 /// The shared library cargo built for this test run.
 fn library() -> Library {
@@ -94,19 +111,6 @@ fn saxpy_through_the_driver_api() {
         b"cuMemcpyDtoH_v2",
         unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
     );
-    type Launch = unsafe extern "C" fn(
-        Handle,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        Handle,
-        *mut *mut c_void,
-        *mut *mut c_void,
-    ) -> u32;
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let sample = repo().join("ptx-samples/cuda/saxpy");
     let ptx = CString::new(std::fs::read(sample.join("kernel.compute_80.ptx")).unwrap()).unwrap();
@@ -145,22 +149,11 @@ fn saxpy_through_the_driver_api() {
         ];
         let grid = (n as u32).div_ceil(256);
         let null = std::ptr::null_mut();
-        assert_eq!(
-            launch(
-                f,
-                grid,
-                1,
-                1,
-                256,
-                1,
-                1,
-                0,
-                null,
-                args.as_mut_ptr(),
-                null as _
-            ),
-            0
-        );
+        // On the legacy stream, grid × 256 threads.
+        let run = |params: *mut *mut c_void, extra: *mut *mut c_void| {
+            launch(f, grid, 1, 1, 256, 1, 1, 0, null, params, extra)
+        };
+        assert_eq!(run(args.as_mut_ptr(), null as _), 0);
         let mut got = vec![0u8; y.len()];
         assert_eq!(dtoh(got.as_mut_ptr() as *mut c_void, dy, got.len()), 0);
         assert_eq!(floats(&got), floats(&want), "kernelParams launch");
@@ -180,25 +173,23 @@ fn saxpy_through_the_driver_api() {
             &mut size as *mut usize as *mut c_void,
             std::ptr::null_mut(),
         ];
-        assert_eq!(
-            launch(
-                f,
-                grid,
-                1,
-                1,
-                256,
-                1,
-                1,
-                0,
-                null,
-                null as _,
-                extra.as_mut_ptr()
-            ),
-            0
-        );
+        assert_eq!(run(null as _, extra.as_mut_ptr()), 0);
         assert_eq!(dtoh(got.as_mut_ptr() as *mut c_void, dy, got.len()), 0);
         assert_eq!(floats(&got), floats(&want), "extra launch");
-        // A wild pointer faults as CUDA reports it.
+        // A wild pointer faults as CUDA reports it: launches are
+        // asynchronous, so the fault is the context's sticky error, given
+        // by the next synchronizing call. In a context of its own, so the
+        // primary context (shared by the tests running beside this one)
+        // stays usable; destroying the context clears the error.
+        let create = sym!(
+            lib,
+            b"cuCtxCreate_v2",
+            unsafe extern "C" fn(*mut Handle, c_uint, c_int) -> u32
+        );
+        let destroy = sym!(lib, b"cuCtxDestroy_v2", unsafe extern "C" fn(Handle) -> u32);
+        let synchronize = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+        let mut faulty: Handle = std::ptr::null_mut();
+        assert_eq!(create(&mut faulty, 0, dev), 0);
         let bad = 0x10u64;
         let mut wild: [*mut c_void; 4] = [
             &n as *const c_int as *mut c_void,
@@ -206,20 +197,10 @@ fn saxpy_through_the_driver_api() {
             &bad as *const u64 as *mut c_void,
             &dy as *const u64 as *mut c_void,
         ];
-        let rc = launch(
-            f,
-            grid,
-            1,
-            1,
-            256,
-            1,
-            1,
-            0,
-            null,
-            wild.as_mut_ptr(),
-            null as _,
-        );
-        assert_eq!(rc, 700, "CUDA_ERROR_ILLEGAL_ADDRESS");
+        assert_eq!(run(wild.as_mut_ptr(), null as _), 0, "enqueued");
+        assert_eq!(synchronize(), 700, "CUDA_ERROR_ILLEGAL_ADDRESS");
+        assert_eq!(destroy(faulty), 0);
+        assert_eq!(set_current(ctx), 0);
         // A cubin is refused.
         let cubin = b"\x7fELF\x02\x01\x01\x33 not really";
         let mut m2: Handle = std::ptr::null_mut();
@@ -449,5 +430,350 @@ fn link_library_kernel_and_occupancy() {
         assert_eq!((start, len), (d, 1000));
         // sm_80: 2048 threads per SM, and saxpy is small: 8 blocks of 256.
         assert_eq!(blocks, 8);
+    }
+}
+
+// ---- Asynchronous streams, events, capture and graphs --------------------------------
+
+type HostFn = unsafe extern "C" fn(*mut c_void);
+
+/// The entry points the stream tests use, resolved once.
+struct Api {
+    _lib: Library,
+    ctx_create: unsafe extern "C" fn(*mut Handle, c_uint, c_int) -> u32,
+    ctx_destroy: unsafe extern "C" fn(Handle) -> u32,
+    ctx_synchronize: unsafe extern "C" fn() -> u32,
+    alloc: unsafe extern "C" fn(*mut u64, usize) -> u32,
+    htod: unsafe extern "C" fn(u64, *const c_void, usize) -> u32,
+    dtoh: unsafe extern "C" fn(*mut c_void, u64, usize) -> u32,
+    htod_async: unsafe extern "C" fn(u64, *const c_void, usize, Handle) -> u32,
+    dtoh_async: unsafe extern "C" fn(*mut c_void, u64, usize, Handle) -> u32,
+    memset32_async: unsafe extern "C" fn(u64, c_uint, usize, Handle) -> u32,
+    host_alloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> u32,
+    free_host: unsafe extern "C" fn(*mut c_void) -> u32,
+    launch: Launch,
+    host_func: unsafe extern "C" fn(Handle, Option<HostFn>, *mut c_void) -> u32,
+    stream_create: unsafe extern "C" fn(*mut Handle, c_uint) -> u32,
+    stream_destroy: unsafe extern "C" fn(Handle) -> u32,
+    stream_synchronize: unsafe extern "C" fn(Handle) -> u32,
+    stream_query: unsafe extern "C" fn(Handle) -> u32,
+    stream_wait: unsafe extern "C" fn(Handle, Handle, c_uint) -> u32,
+    event_create: unsafe extern "C" fn(*mut Handle, c_uint) -> u32,
+    event_record: unsafe extern "C" fn(Handle, Handle) -> u32,
+    event_query: unsafe extern "C" fn(Handle) -> u32,
+    event_synchronize: unsafe extern "C" fn(Handle) -> u32,
+    event_elapsed: unsafe extern "C" fn(*mut f32, Handle, Handle) -> u32,
+    event_destroy: unsafe extern "C" fn(Handle) -> u32,
+    begin_capture: unsafe extern "C" fn(Handle, c_int) -> u32,
+    end_capture: unsafe extern "C" fn(Handle, *mut Handle) -> u32,
+    is_capturing: unsafe extern "C" fn(Handle, *mut c_int) -> u32,
+    instantiate: unsafe extern "C" fn(*mut Handle, Handle, u64) -> u32,
+    graph_launch: unsafe extern "C" fn(Handle, Handle) -> u32,
+    exec_destroy: unsafe extern "C" fn(Handle) -> u32,
+    graph_destroy: unsafe extern "C" fn(Handle) -> u32,
+    /// NVRTC's saxpy from the corpus: `y = a * x + y` over `n` floats.
+    saxpy: Handle,
+}
+
+/// cuInit, the primary context current, saxpy loaded, and the entry points.
+fn api() -> Api {
+    let lib = library();
+    macro_rules! f {
+        ($name:literal) => {{
+            // SAFETY: the field's type is the entry point's C signature.
+            let s: Symbol<_> = unsafe { lib.get($name) }.unwrap();
+            *s
+        }};
+    }
+    let init: unsafe extern "C" fn(c_uint) -> u32 = f!(b"cuInit");
+    let retain: unsafe extern "C" fn(*mut Handle, c_int) -> u32 = f!(b"cuDevicePrimaryCtxRetain");
+    let set_current: unsafe extern "C" fn(Handle) -> u32 = f!(b"cuCtxSetCurrent");
+    let load: unsafe extern "C" fn(*mut Handle, *const c_void) -> u32 = f!(b"cuModuleLoadData");
+    let get_fn: unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32 =
+        f!(b"cuModuleGetFunction");
+    let path = repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
+    let ptx = CString::new(std::fs::read(path).unwrap()).unwrap();
+    let name = CString::new("_Z5saxpyifPKfPf").unwrap();
+    let mut saxpy: Handle = std::ptr::null_mut();
+    // SAFETY: the driver API's calling sequence, with valid pointers.
+    unsafe {
+        assert_eq!(init(0), 0);
+        let mut ctx: Handle = std::ptr::null_mut();
+        assert_eq!(retain(&mut ctx, 0), 0);
+        assert_eq!(set_current(ctx), 0);
+        let mut module: Handle = std::ptr::null_mut();
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        assert_eq!(get_fn(&mut saxpy, module, name.as_ptr()), 0);
+    }
+    Api {
+        ctx_create: f!(b"cuCtxCreate_v2"),
+        ctx_destroy: f!(b"cuCtxDestroy_v2"),
+        ctx_synchronize: f!(b"cuCtxSynchronize"),
+        alloc: f!(b"cuMemAlloc_v2"),
+        htod: f!(b"cuMemcpyHtoD_v2"),
+        dtoh: f!(b"cuMemcpyDtoH_v2"),
+        htod_async: f!(b"cuMemcpyHtoDAsync_v2"),
+        dtoh_async: f!(b"cuMemcpyDtoHAsync_v2"),
+        memset32_async: f!(b"cuMemsetD32Async"),
+        host_alloc: f!(b"cuMemHostAlloc"),
+        free_host: f!(b"cuMemFreeHost"),
+        launch: f!(b"cuLaunchKernel"),
+        host_func: f!(b"cuLaunchHostFunc"),
+        stream_create: f!(b"cuStreamCreate"),
+        stream_destroy: f!(b"cuStreamDestroy_v2"),
+        stream_synchronize: f!(b"cuStreamSynchronize"),
+        stream_query: f!(b"cuStreamQuery"),
+        stream_wait: f!(b"cuStreamWaitEvent"),
+        event_create: f!(b"cuEventCreate"),
+        event_record: f!(b"cuEventRecord"),
+        event_query: f!(b"cuEventQuery"),
+        event_synchronize: f!(b"cuEventSynchronize"),
+        event_elapsed: f!(b"cuEventElapsedTime"),
+        event_destroy: f!(b"cuEventDestroy_v2"),
+        begin_capture: f!(b"cuStreamBeginCapture_v2"),
+        end_capture: f!(b"cuStreamEndCapture"),
+        is_capturing: f!(b"cuStreamIsCapturing"),
+        instantiate: f!(b"cuGraphInstantiateWithFlags"),
+        graph_launch: f!(b"cuGraphLaunch"),
+        exec_destroy: f!(b"cuGraphExecDestroy"),
+        graph_destroy: f!(b"cuGraphDestroy"),
+        saxpy,
+        _lib: lib,
+    }
+}
+
+const NON_BLOCKING: c_uint = 1;
+const CAPTURE_THREAD_LOCAL: c_int = 1;
+
+impl Api {
+    unsafe fn stream(&self) -> Handle {
+        let mut s: Handle = std::ptr::null_mut();
+        assert_eq!((self.stream_create)(&mut s, NON_BLOCKING), 0);
+        s
+    }
+
+    unsafe fn event(&self, flags: c_uint) -> Handle {
+        let mut e: Handle = std::ptr::null_mut();
+        assert_eq!((self.event_create)(&mut e, flags), 0);
+        e
+    }
+
+    /// A device buffer holding `values`. (A synchronous copy from pageable
+    /// memory returns once the source is staged; the legacy stream is
+    /// synchronized before non-blocking streams use the buffer.)
+    unsafe fn buffer(&self, values: &[f32]) -> u64 {
+        let mut d = 0u64;
+        assert_eq!((self.alloc)(&mut d, values.len() * 4), 0);
+        assert_eq!((self.htod)(d, values.as_ptr() as _, values.len() * 4), 0);
+        assert_eq!((self.stream_synchronize)(std::ptr::null_mut()), 0);
+        d
+    }
+
+    unsafe fn read(&self, d: u64, n: usize) -> Vec<f32> {
+        let mut v = vec![0f32; n];
+        assert_eq!((self.dtoh)(v.as_mut_ptr() as _, d, n * 4), 0);
+        v
+    }
+
+    /// Enqueues `y = a * x + y` (n floats) on `stream`; the launch's result.
+    unsafe fn saxpy(&self, n: c_int, a: f32, x: u64, y: u64, stream: Handle) -> u32 {
+        let mut args: [*mut c_void; 4] = [
+            &n as *const c_int as *mut c_void,
+            &a as *const f32 as *mut c_void,
+            &x as *const u64 as *mut c_void,
+            &y as *const u64 as *mut c_void,
+        ];
+        let grid = (n as u32).div_ceil(256);
+        let null = std::ptr::null_mut();
+        (self.launch)(
+            self.saxpy,
+            grid,
+            1,
+            1,
+            256,
+            1,
+            1,
+            0,
+            stream,
+            args.as_mut_ptr(),
+            null,
+        )
+    }
+}
+
+/// A host function that holds its stream until the test sends on the
+/// channel (its data is a boxed receiver it takes ownership of).
+unsafe extern "C" fn hold_until_released(data: *mut c_void) {
+    let receiver = Box::from_raw(data as *mut std::sync::mpsc::Receiver<()>);
+    let _ = receiver.recv_timeout(std::time::Duration::from_secs(60));
+}
+
+/// Holds `stream` with a host function; the sender releases it.
+unsafe fn hold(api: &Api, stream: Handle) -> std::sync::mpsc::Sender<()> {
+    let (release, receiver) = std::sync::mpsc::channel::<()>();
+    let data = Box::into_raw(Box::new(receiver)) as *mut c_void;
+    assert_eq!((api.host_func)(stream, Some(hold_until_released), data), 0);
+    release
+}
+
+#[test]
+fn a_host_function_holds_its_stream_and_the_events_behind_it() {
+    let api = api();
+    // SAFETY: the driver API with valid handles and pointers throughout.
+    unsafe {
+        let stream = api.stream();
+        let (start, end) = (api.event(0), api.event(0));
+        assert_eq!((api.event_query)(end), 0, "never recorded: complete");
+        assert_eq!((api.event_record)(start, stream), 0);
+        let release = hold(&api, stream);
+        assert_eq!((api.event_record)(end, stream), 0);
+        assert_eq!((api.event_query)(end), 600, "CUDA_ERROR_NOT_READY");
+        assert_eq!((api.stream_query)(stream), 600);
+        let mut ms = -1f32;
+        assert_eq!((api.event_elapsed)(&mut ms, start, end), 600);
+        release.send(()).unwrap();
+        assert_eq!((api.event_synchronize)(end), 0);
+        assert_eq!((api.event_query)(end), 0);
+        assert_eq!((api.stream_query)(stream), 0);
+        assert_eq!((api.event_elapsed)(&mut ms, start, end), 0);
+        assert!(ms >= 0.0, "{ms}");
+        // Timing disabled (CU_EVENT_DISABLE_TIMING): no elapsed time.
+        let untimed = api.event(2);
+        assert_eq!((api.event_record)(untimed, stream), 0);
+        assert_eq!((api.event_elapsed)(&mut ms, start, untimed), 400);
+        for e in [start, end, untimed] {
+            assert_eq!((api.event_destroy)(e), 0);
+        }
+        assert_eq!((api.stream_destroy)(stream), 0);
+        assert_eq!((api.stream_destroy)(stream), 400, "destroyed");
+    }
+}
+
+#[test]
+fn stream_wait_event_orders_kernels_on_two_streams() {
+    let api = api();
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    // SAFETY: as above.
+    unsafe {
+        let (a, b) = (api.stream(), api.stream());
+        let dx = api.buffer(&x);
+        let dy = api.buffer(&vec![1.0; n]);
+        let dz = api.buffer(&vec![0.0; n]);
+        // Stream A, held: y = 2x + 1 is written only once it is released.
+        let release = hold(&api, a);
+        assert_eq!(api.saxpy(n as c_int, 2.0, dx, dy, a), 0);
+        let written = api.event(0);
+        assert_eq!((api.event_record)(written, a), 0);
+        // Stream B reads y after that: z = 3y.
+        assert_eq!((api.stream_wait)(b, written, 0), 0);
+        assert_eq!(api.saxpy(n as c_int, 3.0, dy, dz, b), 0);
+        assert_eq!((api.stream_query)(b), 600, "B waits for A");
+        release.send(()).unwrap();
+        assert_eq!((api.stream_synchronize)(b), 0);
+        let want: Vec<f32> = x.iter().map(|v| 3.0 * (2.0 * v + 1.0)).collect();
+        assert_eq!(api.read(dz, n), want);
+        assert_eq!((api.event_destroy)(written), 0);
+        assert_eq!((api.stream_destroy)(a), 0);
+        assert_eq!((api.stream_destroy)(b), 0);
+    }
+}
+
+#[test]
+fn a_captured_graph_replays() {
+    let api = api();
+    let n = 512usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    // SAFETY: as above.
+    unsafe {
+        let stream = api.stream();
+        let dx = api.buffer(&x);
+        let dy = api.buffer(&vec![7.0; n]);
+        let mut host: *mut c_void = std::ptr::null_mut();
+        assert_eq!((api.host_alloc)(&mut host, n * 4, 0), 0);
+        let out = std::slice::from_raw_parts_mut(host as *mut f32, n);
+        // Captured: y = 1.0, y = 2.5 x + y, y copied to page-locked memory.
+        assert_eq!((api.begin_capture)(stream, CAPTURE_THREAD_LOCAL), 0);
+        let mut status = -1;
+        assert_eq!((api.is_capturing)(stream, &mut status), 0);
+        assert_eq!(status, 1, "CU_STREAM_CAPTURE_STATUS_ACTIVE");
+        assert_eq!((api.memset32_async)(dy, 1f32.to_bits(), n, stream), 0);
+        assert_eq!(api.saxpy(n as c_int, 2.5, dx, dy, stream), 0);
+        assert_eq!((api.dtoh_async)(host, dy, n * 4, stream), 0);
+        let mut graph: Handle = std::ptr::null_mut();
+        assert_eq!((api.end_capture)(stream, &mut graph), 0);
+        assert!(!graph.is_null());
+        assert_eq!((api.is_capturing)(stream, &mut status), 0);
+        assert_eq!(status, 0);
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!(api.read(dy, n), vec![7.0; n], "captured work did not run");
+        let mut exec: Handle = std::ptr::null_mut();
+        assert_eq!((api.instantiate)(&mut exec, graph, 0), 0);
+        for scale in [1.0f32, 3.0] {
+            let x2: Vec<f32> = x.iter().map(|v| v * scale).collect();
+            assert_eq!((api.htod_async)(dx, x2.as_ptr() as _, n * 4, stream), 0);
+            assert_eq!((api.graph_launch)(exec, stream), 0);
+            assert_eq!((api.stream_synchronize)(stream), 0);
+            let want: Vec<f32> = x2.iter().map(|v| 2.5 * v + 1.0).collect();
+            assert_eq!(out, &want[..], "replay with x scaled by {scale}");
+        }
+        assert_eq!((api.exec_destroy)(exec), 0);
+        assert_eq!((api.graph_destroy)(graph), 0);
+        assert_eq!((api.free_host)(host), 0);
+        assert_eq!((api.stream_destroy)(stream), 0);
+        // The legacy stream cannot capture.
+        let legacy = std::ptr::null_mut();
+        assert_eq!((api.begin_capture)(legacy, CAPTURE_THREAD_LOCAL), 900);
+    }
+}
+
+#[test]
+fn querying_a_captured_event_invalidates_the_capture() {
+    let api = api();
+    // SAFETY: as above.
+    unsafe {
+        let stream = api.stream();
+        let event = api.event(0);
+        assert_eq!((api.begin_capture)(stream, CAPTURE_THREAD_LOCAL), 0);
+        assert_eq!((api.event_record)(event, stream), 0);
+        assert_eq!((api.event_query)(event), 907, "CUDA_ERROR_CAPTURED_EVENT");
+        let mut status = -1;
+        assert_eq!((api.is_capturing)(stream, &mut status), 0);
+        assert_eq!(status, 2, "CU_STREAM_CAPTURE_STATUS_INVALIDATED");
+        let mut graph: Handle = 1 as Handle;
+        assert_eq!((api.end_capture)(stream, &mut graph), 901);
+        assert!(graph.is_null(), "no graph from an invalidated capture");
+        assert_eq!((api.is_capturing)(stream, &mut status), 0);
+        assert_eq!(status, 0, "CU_STREAM_CAPTURE_STATUS_NONE");
+        assert_eq!((api.event_destroy)(event), 0);
+        assert_eq!((api.stream_destroy)(stream), 0);
+    }
+}
+
+#[test]
+fn an_asynchronous_fault_is_sticky_until_its_context_goes() {
+    let api = api();
+    // SAFETY: as above; the wild pointer is only dereferenced by the guest.
+    unsafe {
+        let mut ctx: Handle = std::ptr::null_mut();
+        assert_eq!((api.ctx_create)(&mut ctx, 0, 0), 0);
+        let stream = api.stream();
+        let dy = api.buffer(&[0.0; 256]);
+        assert_eq!(api.saxpy(256, 1.0, 0x10, dy, stream), 0, "enqueued");
+        assert_eq!((api.stream_synchronize)(stream), 700);
+        assert_eq!((api.ctx_synchronize)(), 700, "sticky");
+        // The faulted context's later work is enqueued but does not run.
+        let mut host = vec![5f32; 256];
+        assert_eq!((api.htod_async)(dy, host.as_ptr() as _, 1024, stream), 0);
+        assert_eq!((api.stream_synchronize)(stream), 700);
+        assert_eq!(
+            (api.dtoh_async)(host.as_mut_ptr() as _, dy, 1024, stream),
+            700
+        );
+        assert_eq!((api.stream_destroy)(stream), 0);
+        assert_eq!((api.ctx_destroy)(ctx), 0);
+        // The primary context is unaffected.
+        let api = self::api();
+        assert_eq!((api.ctx_synchronize)(), 0);
     }
 }

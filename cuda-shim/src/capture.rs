@@ -1,0 +1,474 @@
+//! Stream capture and graphs. While a stream captures, what is enqueued on
+//! it (launches, async copies and memsets, host functions, external event
+//! records and waits) becomes a node of a sequence instead of running;
+//! `cuStreamEndCapture` turns the sequence into a `CUgraph`,
+//! `cuGraphInstantiate*` into a `CUgraphExec`, and `cuGraphLaunch`
+//! enqueues its nodes, in order, on a stream. Captures are single-stream
+//! sequences (no fork/join across streams). Also the capture rules the
+//! shim enforces: the legacy stream is unusable while a blocking stream
+//! captures, synchronizing with or querying a capturing stream or a
+//! captured event invalidates the capture, and potentially unsafe calls
+//! follow the threads' capture interaction modes.
+
+use std::cell::Cell;
+use std::sync::Arc;
+use std::thread::ThreadId;
+
+use super::*;
+use crate::ops::{Node, Op};
+use crate::queue::{current_context, enqueue, resolve, Point, Scheduler, StreamId, LEGACY};
+
+const MODE_GLOBAL: c_int = 0;
+const MODE_RELAXED: c_int = 2;
+
+const STATUS_NONE: c_int = 0;
+const STATUS_ACTIVE: c_int = 1;
+const STATUS_INVALIDATED: c_int = 2;
+
+/// `CUgraphInstantiate_flags`.
+const AUTO_FREE_ON_LAUNCH: u64 = 1;
+const DEVICE_LAUNCH: u64 = 4;
+const USE_NODE_PRIORITY: u64 = 8;
+
+thread_local! {
+    /// This thread's capture interaction mode (`cuThreadExchangeStreamCaptureMode`).
+    static THREAD_MODE: Cell<c_int> = const { Cell::new(MODE_GLOBAL) };
+}
+
+/// A capture sequence in progress on a stream.
+pub(crate) struct Capture {
+    pub id: u64,
+    pub mode: c_int,
+    pub thread: ThreadId,
+    /// The handle the graph will have (`cuStreamGetCaptureInfo` reports it).
+    pub graph: usize,
+    pub nodes: Vec<Node>,
+    pub invalidated: bool,
+}
+
+/// An instantiated graph.
+pub(crate) struct GraphExec {
+    nodes: Arc<[Node]>,
+    /// Where its previous launch ends: launches of one graph run in order.
+    last_launch: Option<Point>,
+}
+
+/// The legacy stream is used: that is invalid while a blocking stream
+/// captures (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT), and invalidates those
+/// captures.
+pub(crate) fn use_legacy_stream(sched: &mut Scheduler) -> Result<(), CUresult> {
+    let mut hit = false;
+    for (&id, q) in sched.queues.iter_mut() {
+        if id != LEGACY && !q.non_blocking {
+            if let Some(c) = &mut q.capture {
+                c.invalidated = true;
+                hit = true;
+            }
+        }
+    }
+    if hit {
+        Err(STREAM_CAPTURE_IMPLICIT)
+    } else {
+        Ok(())
+    }
+}
+
+/// A potentially unsafe call (allocation, free, context synchronization)
+/// is prohibited while this thread has a capture not begun in relaxed
+/// mode, or, for a thread in global mode, while any thread has a
+/// global-mode capture: it fails with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+/// and invalidates those captures.
+pub(crate) fn check_unsafe_call(sched: &mut Scheduler) -> Result<(), CUresult> {
+    let mode = THREAD_MODE.try_with(Cell::get).unwrap_or(MODE_GLOBAL);
+    if mode == MODE_RELAXED {
+        return Ok(());
+    }
+    let me = std::thread::current().id();
+    let mut hit = false;
+    for q in sched.queues.values_mut() {
+        if let Some(c) = &mut q.capture {
+            let local = c.thread == me && c.mode != MODE_RELAXED;
+            let global = c.thread != me && c.mode == MODE_GLOBAL && mode == MODE_GLOBAL;
+            if local || global {
+                c.invalidated = true;
+                hit = true;
+            }
+        }
+    }
+    if hit {
+        Err(STREAM_CAPTURE_UNSUPPORTED)
+    } else {
+        Ok(())
+    }
+}
+
+/// The capture in progress on a stream, if any.
+pub(crate) fn capture_of(sched: &mut Scheduler, id: StreamId) -> Option<&mut Capture> {
+    sched.queues.get_mut(&id).and_then(|q| q.capture.as_mut())
+}
+
+/// Invalidates capture `capture` if it is still in progress on `stream`.
+pub(crate) fn invalidate(sched: &mut Scheduler, stream: StreamId, capture: u64) {
+    if let Some(c) = capture_of(sched, stream) {
+        if c.id == capture {
+            c.invalidated = true;
+        }
+    }
+}
+
+/// Synchronizing with or querying a capturing stream is invalid: it
+/// invalidates the capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED).
+pub(crate) fn refuse_if_capturing(sched: &mut Scheduler, id: StreamId) -> Result<(), CUresult> {
+    match capture_of(sched, id) {
+        Some(c) => {
+            c.invalidated = true;
+            Err(STREAM_CAPTURE_UNSUPPORTED)
+        }
+        None => Ok(()),
+    }
+}
+
+// ---- Capture ---------------------------------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamBeginCapture_v2(stream: Handle, mode: c_int) -> CUresult {
+    done(with_state(|s| {
+        if !(MODE_GLOBAL..=MODE_RELAXED).contains(&mode) {
+            return Err(INVALID_VALUE);
+        }
+        let id = resolve(s, stream)?;
+        if id == LEGACY {
+            return Err(STREAM_CAPTURE_UNSUPPORTED);
+        }
+        let graph = s.handle();
+        let capture_id = s.sched.next_capture + 1;
+        let q = s.sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
+        if q.capture.is_some() {
+            return Err(ILLEGAL_STATE);
+        }
+        q.capture = Some(Capture {
+            id: capture_id,
+            mode,
+            thread: std::thread::current().id(),
+            graph,
+            nodes: Vec::new(),
+            invalidated: false,
+        });
+        s.sched.next_capture = capture_id;
+        Ok(())
+    }))
+}
+
+/// Ends capture: the graph, or null and CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+/// when the capture was invalidated.
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamEndCapture(stream: Handle, graph: *mut Handle) -> CUresult {
+    if graph.is_null() {
+        return INVALID_VALUE;
+    }
+    done(with_state(|s| {
+        let id = resolve(s, stream)?;
+        let q = s.sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
+        let c = q.capture.as_ref().ok_or(ILLEGAL_STATE)?;
+        if c.mode != MODE_RELAXED && c.thread != std::thread::current().id() {
+            return Err(STREAM_CAPTURE_WRONG_THREAD);
+        }
+        let Some(c) = q.capture.take() else {
+            return Err(ILLEGAL_STATE);
+        };
+        if c.invalidated {
+            *graph = std::ptr::null_mut();
+            return Err(STREAM_CAPTURE_INVALIDATED);
+        }
+        s.sched.graphs.insert(c.graph, c.nodes);
+        *graph = c.graph as Handle;
+        Ok(())
+    }))
+}
+
+/// A stream's capture status, id and graph (the `cuStreamGetCaptureInfo`
+/// family). Node handles do not exist here: the dependency set is
+/// reported empty.
+unsafe fn capture_info(
+    stream: Handle,
+    status: *mut c_int,
+    id_out: *mut u64,
+    graph_out: *mut Handle,
+    deps_out: *mut *const Handle,
+    edges_out: *mut *const c_void,
+    count_out: *mut usize,
+) -> CUresult {
+    if status.is_null() {
+        return INVALID_VALUE;
+    }
+    done(with_state(|s| {
+        let id = resolve(s, stream)?;
+        if id == LEGACY {
+            use_legacy_status(&s.sched)?;
+        }
+        let (st, capture, graph) = match capture_of(&mut s.sched, id) {
+            None => (STATUS_NONE, 0, 0),
+            Some(c) if c.invalidated => (STATUS_INVALIDATED, c.id, c.graph),
+            Some(c) => (STATUS_ACTIVE, c.id, c.graph),
+        };
+        *status = st;
+        if !id_out.is_null() {
+            *id_out = capture;
+        }
+        if !graph_out.is_null() {
+            *graph_out = graph as Handle;
+        }
+        if !deps_out.is_null() {
+            *deps_out = std::ptr::null();
+        }
+        if !edges_out.is_null() {
+            *edges_out = std::ptr::null();
+        }
+        if !count_out.is_null() {
+            *count_out = 0;
+        }
+        Ok(())
+    }))
+}
+
+/// Queries on the legacy stream while a blocking stream captures fail
+/// with CUDA_ERROR_STREAM_CAPTURE_IMPLICIT (without invalidating).
+fn use_legacy_status(sched: &Scheduler) -> Result<(), CUresult> {
+    let blocking_capture = sched
+        .queues
+        .iter()
+        .any(|(&id, q)| id != LEGACY && !q.non_blocking && q.capture.is_some());
+    if blocking_capture {
+        Err(STREAM_CAPTURE_IMPLICIT)
+    } else {
+        Ok(())
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamIsCapturing(stream: Handle, status: *mut c_int) -> CUresult {
+    use std::ptr::null_mut;
+    capture_info(
+        stream,
+        status,
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+    )
+}
+
+/// CUDA 10.1's form: status and id.
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo(
+    stream: Handle,
+    status: *mut c_int,
+    id: *mut u64,
+) -> CUresult {
+    use std::ptr::null_mut;
+    capture_info(
+        stream,
+        status,
+        id,
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2(
+    stream: Handle,
+    status: *mut c_int,
+    id: *mut u64,
+    graph: *mut Handle,
+    deps: *mut *const Handle,
+    count: *mut usize,
+) -> CUresult {
+    capture_info(stream, status, id, graph, deps, std::ptr::null_mut(), count)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
+    stream: Handle,
+    status: *mut c_int,
+    id: *mut u64,
+    graph: *mut Handle,
+    deps: *mut *const Handle,
+    edges: *mut *const c_void,
+    count: *mut usize,
+) -> CUresult {
+    capture_info(stream, status, id, graph, deps, edges, count)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(mode: *mut c_int) -> CUresult {
+    let Some(m) = mode.as_mut() else {
+        return INVALID_VALUE;
+    };
+    if !(MODE_GLOBAL..=MODE_RELAXED).contains(m) {
+        return INVALID_VALUE;
+    }
+    match THREAD_MODE.try_with(|t| t.replace(*m)) {
+        Ok(previous) => {
+            *m = previous;
+            SUCCESS
+        }
+        Err(_) => INVALID_CONTEXT,
+    }
+}
+
+// ---- Graphs ------------------------------------------------------------------------
+
+/// Whether a node touches host memory or host code (not allowed in a
+/// graph instantiated for device launch).
+fn is_host_node(node: &Node) -> bool {
+    match node {
+        Node::Op(op) => matches!(
+            op,
+            Op::WriteFromHost { .. }
+                | Op::WriteStaged { .. }
+                | Op::Read { .. }
+                | Op::HostFunc { .. }
+                | Op::Callback { .. }
+        ),
+        Node::RecordEvent(_) | Node::WaitEvent(_) => true,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
+    exec: *mut Handle,
+    graph: Handle,
+    flags: u64,
+) -> CUresult {
+    if exec.is_null() {
+        return INVALID_VALUE;
+    }
+    done(with_state(|s| {
+        let nodes = s
+            .sched
+            .graphs
+            .get(&(graph as usize))
+            .ok_or(INVALID_HANDLE)?;
+        if flags & !(AUTO_FREE_ON_LAUNCH | DEVICE_LAUNCH | USE_NODE_PRIORITY) != 0 {
+            return Err(INVALID_VALUE);
+        }
+        if flags & DEVICE_LAUNCH != 0
+            && (flags & AUTO_FREE_ON_LAUNCH != 0 || nodes.iter().any(is_host_node))
+        {
+            return Err(INVALID_VALUE);
+        }
+        let nodes: Arc<[Node]> = nodes.clone().into();
+        let h = s.handle();
+        s.sched.execs.insert(
+            h,
+            GraphExec {
+                nodes,
+                last_launch: None,
+            },
+        );
+        *exec = h as Handle;
+        Ok(())
+    }))
+}
+
+/// CUDA 11's form (error node and log buffer; instantiation does not fail
+/// on a node here).
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphInstantiate_v2(
+    exec: *mut Handle,
+    graph: Handle,
+    error_node: *mut Handle,
+    log: *mut c_char,
+    log_size: usize,
+) -> CUresult {
+    if !error_node.is_null() {
+        *error_node = std::ptr::null_mut();
+    }
+    if !log.is_null() && log_size > 0 {
+        *log = 0;
+    }
+    cuGraphInstantiateWithFlags(exec, graph, 0)
+}
+
+/// CUDA 10's form (the same arguments as `_v2`).
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphInstantiate(
+    exec: *mut Handle,
+    graph: Handle,
+    error_node: *mut Handle,
+    log: *mut c_char,
+    log_size: usize,
+) -> CUresult {
+    cuGraphInstantiate_v2(exec, graph, error_node, log, log_size)
+}
+
+/// Enqueues the graph's nodes on `stream`, in order, after the graph's
+/// previous launch (into the stream's capture when it captures).
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphLaunch(exec: Handle, stream: Handle) -> CUresult {
+    done(with_state(|s| {
+        let id = resolve(s, stream)?;
+        let ctx = current_context();
+        let e = s.sched.execs.get(&(exec as usize)).ok_or(INVALID_HANDLE)?;
+        let (nodes, after) = (Arc::clone(&e.nodes), e.last_launch);
+        let capturing = capture_of(&mut s.sched, id).is_some();
+        if let Some(p) = after.filter(|&p| !capturing && !s.sched.is_done(p)) {
+            enqueue(s, id, Op::Wait, vec![p], ctx)?;
+        }
+        for node in nodes.iter() {
+            match node {
+                Node::Op(op) => {
+                    enqueue(s, id, op.clone(), Vec::new(), ctx)?;
+                }
+                Node::RecordEvent(event) => crate::stream::record_on(s, *event, id, true, ctx)?,
+                Node::WaitEvent(event) => crate::stream::wait_on(s, id, *event, true, ctx)?,
+            }
+        }
+        if !capturing {
+            let tail = s.sched.pending_tail(id);
+            if let Some(e) = s.sched.execs.get_mut(&(exec as usize)) {
+                e.last_launch = tail;
+            }
+        }
+        Ok(())
+    }))
+}
+
+/// Nothing to upload: graphs run from host memory.
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphUpload(exec: Handle, stream: Handle) -> CUresult {
+    done(with_state(|s| {
+        resolve(s, stream)?;
+        s.sched
+            .execs
+            .get(&(exec as usize))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphExecDestroy(exec: Handle) -> CUresult {
+    done(with_state(|s| {
+        s.sched
+            .execs
+            .remove(&(exec as usize))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphDestroy(graph: Handle) -> CUresult {
+    done(with_state(|s| {
+        s.sched
+            .graphs
+            .remove(&(graph as usize))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
+}
