@@ -544,8 +544,11 @@ impl Warp {
             } => (AccessKind::Atomic, *space, *offset, ty.bytes()),
             _ => return None,
         };
-        (!matches!(shape.1, Space::KernelParam | Space::FrameParam | Space::Const))
-            .then_some(shape)
+        (!matches!(
+            shape.1,
+            Space::KernelParam | Space::FrameParam | Space::Const
+        ))
+        .then_some(shape)
     }
 
     /// The per-lane addresses of `op` if it accesses global, shared or local

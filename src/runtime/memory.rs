@@ -88,7 +88,9 @@ impl GlobalMemory {
     /// small overruns as faults.
     pub fn alloc(&mut self, size: u64) -> Option<u64> {
         let size = size.max(1);
-        let span = size.checked_next_multiple_of(ALLOC_ALIGN)?.checked_add(ALLOC_ALIGN)?;
+        let span = size
+            .checked_next_multiple_of(ALLOC_ALIGN)?
+            .checked_add(ALLOC_ALIGN)?;
         let start = if self
             .next
             .checked_add(span)
@@ -420,7 +422,11 @@ mod tests {
             assert_eq!(m.load(a - GLOBAL_BASE, 4), 0, "reused bytes are zeroed");
             m.store(a - GLOBAL_BASE, 4, 0xdead_beef);
             let past = a + size.next_multiple_of(4);
-            assert_eq!(m.check(past, 4), Err(AccessFault::OutOfBounds), "past its end");
+            assert_eq!(
+                m.check(past, 4),
+                Err(AccessFault::OutOfBounds),
+                "past its end"
+            );
             seen.insert(a);
             assert!(m.free(a));
         }

@@ -55,8 +55,7 @@ impl Model<'_> {
                     }
                     let class = self.costs[ctx.cur].class as usize;
                     let per_cycle = self.classes.per_cycle[class];
-                    if !self.deps_ready(ctx, now)
-                        || !sm.scheds[s].unit_free(class, now, per_cycle)
+                    if !self.deps_ready(ctx, now) || !sm.scheds[s].unit_free(class, now, per_cycle)
                     {
                         break;
                     }
@@ -75,7 +74,11 @@ impl Model<'_> {
             // waiting warp's operands arrive.
             let mut wake = u64::MAX;
             let free = sm.scheds[s].candidates(now + 1, &self.classes.per_cycle, &mut wake);
-            sm.wake[s] = if free != 0 { now + 1 } else { wake.max(now + 1) };
+            sm.wake[s] = if free != 0 {
+                now + 1
+            } else {
+                wake.max(now + 1)
+            };
         }
         let wake = sm.wake.iter().copied().min().unwrap_or(u64::MAX);
         Ok((wake, retired))
