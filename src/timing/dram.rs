@@ -67,6 +67,10 @@ impl DramQueue {
     /// Forgets the windows that end at or before `now` (no request earlier
     /// than `now` will come), carrying their backlog forward.
     pub fn advance(&mut self, now: u64) {
+        if self.free.is_empty() {
+            self.base = self.base.max(now / WINDOW);
+            return;
+        }
         while self.free.len() > 1 && (self.base + 1) * WINDOW <= now {
             let carried = self.free.pop_front().unwrap();
             self.base += 1;
