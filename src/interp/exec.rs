@@ -169,27 +169,31 @@ impl Warp {
                     let to = self
                         .place(cta, Space::Shared, dst, size, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                    if n == size {
+                        // A whole copy moves naturally aligned words (both
+                        // places are aligned to the copy size).
+                        let from = self
+                            .place(cta, Space::Global, src, size, l)
+                            .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                        let word = size.min(8);
+                        for i in (0..size).step_by(word as usize) {
+                            let v = self.load_place(cta, advance(from, i), word, l);
+                            self.store_place(cta, advance(to, i), word, v, l);
+                        }
+                        continue;
+                    }
+                    // A partial one reads `n` bytes and zero-fills the rest.
                     let mut bytes = [0u8; 16];
-                    // Whole copies move in naturally aligned words (the
-                    // places are aligned to the copy size); partial ones
-                    // byte by byte, zero-filled.
-                    let word = if n == size { size.min(8) } else { 1 };
                     if n > 0 {
                         let from = self
                             .place(cta, Space::Global, src, size, l)
                             .map_err(|r| self.access_fault(cta, op, l, r, size))?;
-                        for i in (0..n).step_by(word as usize) {
-                            let v = self.load_place(cta, advance(from, i), word, l);
-                            let at = i as usize;
-                            bytes[at..at + word as usize]
-                                .copy_from_slice(&v.to_le_bytes()[..word as usize]);
+                        for (i, b) in bytes.iter_mut().enumerate().take(n as usize) {
+                            *b = self.load_place(cta, advance(from, i as u64), 1, l) as u8;
                         }
                     }
-                    for i in (0..size).step_by(word as usize) {
-                        let at = i as usize;
-                        let mut v = [0u8; 8];
-                        v[..word as usize].copy_from_slice(&bytes[at..at + word as usize]);
-                        self.store_place(cta, advance(to, i), word, u64::from_le_bytes(v), l);
+                    for (i, b) in bytes.iter().enumerate().take(size as usize) {
+                        self.store_place(cta, advance(to, i as u64), 1, *b as u64, l);
                     }
                 }
             }
