@@ -301,6 +301,20 @@ impl MemorySystem {
     /// same word share it).
     pub fn shared(&mut self, mask: u32, addrs: &[u64; 32], size: u32) -> Cost {
         self.stats.shared_accesses += 1;
+        if mask != 0 {
+            // Every lane at one address (a broadcast): its words lie in
+            // distinct banks, one pass.
+            let first = addrs[mask.trailing_zeros() as usize];
+            let same = (0..32).all(|l| mask & (1 << l) == 0 || addrs[l] == first);
+            if same && size as u64 <= self.banks as u64 * self.bank_bytes as u64 {
+                self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(1);
+                self.stats.bank_conflict_degree_sum += 1;
+                return Cost {
+                    latency: self.shared_latency,
+                    replays: 0,
+                };
+            }
+        }
         let bank_bytes = self.bank_bytes as u64;
         let span = size.max(1) as u64 - 1;
         let mut per_bank = [0u32; 64];
