@@ -45,14 +45,7 @@ fn main() {
     );
     let (mut total_instr, mut total_plain, mut total_timed) =
         (0u64, Duration::ZERO, Duration::ZERO);
-    for dir in common::sample_dirs() {
-        let sample = Sample::load(&dir);
-        if filter
-            .as_deref()
-            .is_some_and(|f| !sample.name().contains(f))
-        {
-            continue;
-        }
+    for sample in Sample::matching(filter.as_deref()) {
         let ptx = sample.ptx_files()[0].clone();
         // Warm up (and skip samples that fault by design).
         let (_, observed) = sample.run_with(&ptx, Engine::Jit, Some(&t));

@@ -21,14 +21,7 @@ fn main() {
         one.chip.sm_count = 2;
         let mut t2 = TimingOptions::new(one);
         t2.sample_waves = Some(1);
-        for dir in common::sample_dirs() {
-            let sample = Sample::load(&dir);
-            if filter
-                .as_deref()
-                .is_some_and(|f| !sample.name().contains(f))
-            {
-                continue;
-            }
+        for sample in Sample::matching(filter.as_deref()) {
             for ptx in sample
                 .ptx_files()
                 .into_iter()

@@ -19,14 +19,7 @@ fn samples_match_their_references() {
     let filter = std::env::var("WARPJIT_SAMPLE").ok();
     let mut failures = Vec::new();
     let (mut passed, mut unsupported) = (0, 0);
-    for dir in common::sample_dirs() {
-        let sample = Sample::load(&dir);
-        if filter
-            .as_deref()
-            .is_some_and(|f| !sample.name().contains(f))
-        {
-            continue;
-        }
+    for sample in Sample::matching(filter.as_deref()) {
         for ptx in sample.ptx_files() {
             let label = format!(
                 "{}/{}",

@@ -16,14 +16,7 @@ fn timed_samples_keep_their_results() {
     let filter = std::env::var("WARPJIT_SAMPLE").ok();
     let mut failures = Vec::new();
     let mut timed = 0;
-    for dir in common::sample_dirs() {
-        let sample = Sample::load(&dir);
-        if filter
-            .as_deref()
-            .is_some_and(|f| !sample.name().contains(f))
-        {
-            continue;
-        }
+    for sample in Sample::matching(filter.as_deref()) {
         let ptx = sample.ptx_files()[0].clone();
         let (_, plain) = sample.run(&ptx, Engine::Jit);
         for arch in ["sm_80", "sm_61"] {

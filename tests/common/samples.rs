@@ -32,6 +32,16 @@ impl Sample {
         }
     }
 
+    /// Every corpus sample whose name contains `filter` (all without one),
+    /// in path order.
+    pub fn matching(filter: Option<&str>) -> Vec<Sample> {
+        super::sample_dirs()
+            .iter()
+            .map(|d| Sample::load(d))
+            .filter(|s| filter.is_none_or(|f| s.name().contains(f)))
+            .collect()
+    }
+
     pub fn name(&self) -> String {
         let root = super::repo_root().join("ptx-samples");
         self.dir
