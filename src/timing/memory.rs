@@ -42,6 +42,9 @@ pub struct MemStats {
 #[derive(Clone, Debug)]
 pub struct Cache {
     sets: usize,
+    /// `sets - 1` when the set count is a power of two (a mask instead of
+    /// a division per access).
+    set_mask: Option<u64>,
     ways: usize,
     shift: u32,
     /// Chunks of `CHUNK` sets x `ways` tags (line address + 1; 0 = empty),
@@ -58,6 +61,7 @@ impl Cache {
         let sets = (lines / ways).max(1);
         Cache {
             sets,
+            set_mask: sets.is_power_of_two().then_some(sets as u64 - 1),
             ways,
             shift: line.trailing_zeros(),
             chunks: vec![None; sets.div_ceil(CHUNK)],
@@ -67,7 +71,10 @@ impl Cache {
     /// Looks `addr` up, allocating on a miss; true on a hit.
     pub fn access(&mut self, addr: u64) -> bool {
         let line = addr >> self.shift;
-        let set = (line % self.sets as u64) as usize;
+        let set = match self.set_mask {
+            Some(m) => (line & m) as usize,
+            None => (line % self.sets as u64) as usize,
+        };
         let w = self.ways;
         let chunk = self.chunks[set / CHUNK].get_or_insert_with(|| vec![0; CHUNK * w].into());
         let at = (set % CHUNK) * w;
@@ -105,6 +112,8 @@ pub struct MemorySystem {
     line_shift: u32,
     banks: u32,
     bank_bytes: u32,
+    /// log2 of `bank_bytes` when it is a power of two (every preset's is).
+    bank_shift: Option<u32>,
     /// Scratch for bank conflicts: one bit per word of shared memory
     /// (all clear between accesses).
     shared_words: Vec<u64>,
@@ -136,6 +145,10 @@ impl MemorySystem {
             line_shift: m.line_bytes.trailing_zeros(),
             banks: m.shared_banks,
             bank_bytes: m.shared_bank_bytes,
+            bank_shift: m
+                .shared_bank_bytes
+                .is_power_of_two()
+                .then_some(m.shared_bank_bytes.trailing_zeros()),
             // 256 KiB of words, more than any SM's shared memory.
             shared_words: vec![0; (256 << 10) / 4 / 64],
         }
@@ -296,6 +309,27 @@ impl MemorySystem {
         (n, lines)
     }
 
+    /// Whether the lanes of `mask`, each reading one word (`addr >> shift`,
+    /// an access no wider than a bank and aligned, as execution checked),
+    /// need at most one word from each bank: degree 1. Most accesses are
+    /// conflict-free, and this decides them without counting words.
+    #[inline]
+    fn one_word_per_bank(mask: u32, addrs: &[u64; 32], shift: u32, bank_mask: u64) -> bool {
+        let mut word_in_bank = [u64::MAX; 64];
+        let mut m = mask;
+        while m != 0 {
+            let w = addrs[m.trailing_zeros() as usize] >> shift;
+            m &= m - 1;
+            let held = &mut word_in_bank[(w & bank_mask) as usize];
+            if *held == u64::MAX {
+                *held = w;
+            } else if *held != w {
+                return false;
+            }
+        }
+        true
+    }
+
     /// A shared-memory access: the bank-conflict degree is the largest
     /// number of distinct words any bank must deliver (lanes reading the
     /// same word share it).
@@ -316,6 +350,20 @@ impl MemorySystem {
             }
         }
         let bank_bytes = self.bank_bytes as u64;
+        if let Some(shift) = self.bank_shift {
+            if size as u64 <= bank_bytes
+                && self.banks.is_power_of_two()
+                && self.banks <= 64
+                && Self::one_word_per_bank(mask, addrs, shift, self.banks as u64 - 1)
+            {
+                self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(1);
+                self.stats.bank_conflict_degree_sum += 1;
+                return Cost {
+                    latency: self.shared_latency,
+                    replays: 0,
+                };
+            }
+        }
         let span = size.max(1) as u64 - 1;
         let mut per_bank = [0u32; 64];
         let banks = self.banks.clamp(1, 64) as u64;
@@ -331,6 +379,11 @@ impl MemorySystem {
                 (w % banks) as usize
             }
         };
+        let shift = self.bank_shift;
+        let word_of = |a: u64| match shift {
+            Some(s) => a >> s,
+            None => a / bank_bytes,
+        };
         let mut touched = [0u16; 128];
         let mut n_touched = 0;
         let mut m = mask;
@@ -338,8 +391,8 @@ impl MemorySystem {
         while m != 0 {
             let a = addrs[m.trailing_zeros() as usize];
             m &= m - 1;
-            let first = a / bank_bytes;
-            let words = ((a + span) / bank_bytes - first).min(3) + 1;
+            let first = word_of(a);
+            let words = (word_of(a + span) - first).min(3) + 1;
             for w in first..first + words {
                 if w >= cap {
                     beyond = true;
