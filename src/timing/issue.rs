@@ -43,6 +43,7 @@ impl Model<'_> {
             sched.issued_at = now;
             sched.rr = local + 1;
             sched.take(local);
+            let mut retired_here = 0;
             for i in 0..self.width {
                 if i > 0 {
                     // The second of a pair: the warp's next instruction, if
@@ -61,24 +62,35 @@ impl Model<'_> {
                     }
                 }
                 let r = self.issue(sm, sm_index, s, slot, grid, now)?;
-                retired += r;
+                retired_here += r;
                 if r > 0 {
                     break;
                 }
             }
+            retired += retired_here;
+            let last = if retired_here == 0 {
+                self.solo_run(sm, sm_index, s, slot, grid, now)?
+            } else {
+                now
+            };
             if sm.warps[slot].is_some() {
-                self.enqueue(sm, slot, now);
+                self.enqueue(sm, slot, last);
             }
             // It had its turn this cycle, whatever was filed with it since:
             // it may issue again when a ready warp's unit is free or a
             // waiting warp's operands arrive.
             let mut wake = u64::MAX;
-            let free = sm.scheds[s].candidates(now + 1, &self.classes.per_cycle, &mut wake);
+            let free = sm.scheds[s].candidates(last + 1, &self.classes.per_cycle, &mut wake);
             sm.wake[s] = if free != 0 {
-                now + 1
+                last + 1
             } else {
-                wake.max(now + 1)
+                wake.max(last + 1)
             };
+            if last > now {
+                // It ran ahead: its stall record is taken where it stands.
+                self.take_stall(sm, s, last);
+                sm.dirty &= !(1 << s);
+            }
         }
         let wake = sm.wake.iter().copied().min().unwrap_or(u64::MAX);
         Ok((wake, retired))
@@ -117,7 +129,7 @@ impl Model<'_> {
     /// unit if it has not run, books the unit, sets its results' ready
     /// times, and moves to the next instruction. Returns the CTAs retired
     /// (0 or 1); warps a barrier released are filed with their schedulers.
-    fn issue<G: GridExec>(
+    pub(super) fn issue<G: GridExec>(
         &mut self,
         sm: &mut Sm<G::Cta>,
         sm_index: usize,
@@ -386,28 +398,11 @@ impl Model<'_> {
         while dirty != 0 {
             let s = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            self.charge_stall(s, sm, now);
-            let sched = &sm.scheds[s];
-            let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
-            let ready = sched.any_ready();
-            let (why, cur) = if ready != 0 {
-                let ctx = ctx_of(ready.trailing_zeros());
-                (Stall::UnitBusy, ctx.map(|c| c.cur))
-            } else if sched.next.0 != u64::MAX {
-                match ctx_of(sched.next.1) {
-                    Some(c) => (c.reason, Some(c.cur)),
-                    None => (Stall::NoEligibleWarp, None),
-                }
-            } else if sched.at_barrier > 0 {
-                (Stall::Barrier, None)
-            } else {
-                (Stall::NoEligibleWarp, None)
-            };
-            let sched = &mut sm.scheds[s];
-            // A scheduler that issued is not stalled in this cycle.
-            sched.stall_since = if sched.issued_at == now { now + 1 } else { now };
-            sched.stall = why;
-            sched.stall_cur = cur.unwrap_or(usize::MAX);
+            // A scheduler that ran ahead (`solo.rs`) was accounted up to
+            // where it stands, and nothing before that can change it.
+            if sm.scheds[s].stall_since <= now {
+                self.take_stall(sm, s, now);
+            }
         }
         if let Some(end) = until {
             for s in 0..n {
@@ -417,9 +412,37 @@ impl Model<'_> {
         }
     }
 
+    /// Charges scheduler `s` up to `now` and takes its stall reason from
+    /// its state at the end of cycle `now` (see `account_stalls`).
+    pub(super) fn take_stall<C>(&mut self, sm: &mut Sm<C>, s: usize, now: u64) {
+        let n = sm.scheds.len();
+        self.charge_stall(s, sm, now);
+        let sched = &sm.scheds[s];
+        let ctx_of = |local: u32| sm.warps[local as usize * n + s].as_ref();
+        let ready = sched.any_ready();
+        let (why, cur) = if ready != 0 {
+            let ctx = ctx_of(ready.trailing_zeros());
+            (Stall::UnitBusy, ctx.map(|c| c.cur))
+        } else if sched.next.0 != u64::MAX {
+            match ctx_of(sched.next.1) {
+                Some(c) => (c.reason, Some(c.cur)),
+                None => (Stall::NoEligibleWarp, None),
+            }
+        } else if sched.at_barrier > 0 {
+            (Stall::Barrier, None)
+        } else {
+            (Stall::NoEligibleWarp, None)
+        };
+        let sched = &mut sm.scheds[s];
+        // A scheduler that issued is not stalled in this cycle.
+        sched.stall_since = if sched.issued_at == now { now + 1 } else { now };
+        sched.stall = why;
+        sched.stall_cur = cur.unwrap_or(usize::MAX);
+    }
+
     /// Charges scheduler `s` its stall from `stall_since` to `to`.
     #[inline]
-    fn charge_stall<C>(&mut self, s: usize, sm: &Sm<C>, to: u64) {
+    pub(super) fn charge_stall<C>(&mut self, s: usize, sm: &Sm<C>, to: u64) {
         let sched = &sm.scheds[s];
         if sched.stall_since < to {
             let span = to - sched.stall_since;

@@ -5,7 +5,8 @@
 //! - [`program`]: static per-instruction facts (unit, registers, line).
 //! - [`sim`]: the cycle model (block scheduler, warp schedulers, dispatch,
 //!   scoreboard), driving execution through the traits of [`exec`];
-//!   `sched`: one warp scheduler's ready sets, unit booking and policies.
+//!   `sched`: one warp scheduler's ready sets, unit booking and policies;
+//!   `solo`: a lone warp's instructions issued in one visit.
 //! - [`memory`]: coalescing, caches, DRAM queue, bank conflicts.
 //! - [`report`], [`diagram`]: what users read.
 //!
@@ -25,6 +26,7 @@ pub mod regs;
 pub mod report;
 mod sched;
 pub mod sim;
+mod solo;
 
 pub use arch::Arch;
 pub use report::TimingReport;

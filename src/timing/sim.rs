@@ -135,6 +135,8 @@ pub(super) struct Model<'a> {
     /// Per instruction: cycles attributed (dispatch and stalls) and issues,
     /// summed into the report's PTX lines at the end.
     pub instr_cycles: Vec<(u64, u64)>,
+    /// CTAs remain to be placed (an SM may receive warps at any cycle).
+    pub placing: bool,
 }
 
 /// Runs the grid through the cycle model; faults from execution end it.
@@ -181,6 +183,7 @@ pub fn simulate<G: GridExec>(
         others: Vec::new(),
         access: Box::default(),
         instr_cycles: vec![(0, 0); program.instrs.len()],
+        placing: true,
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);
@@ -210,6 +213,7 @@ pub fn simulate<G: GridExec>(
         }
     }
     let mut live_ctas = next_cta;
+    model.placing = next_cta < total;
     let mut resident_sum = 0u128;
     // SMs share only the memory system (and global memory's contents), so
     // each runs through a quantum of cycles (aligned: [kQ, (k+1)Q)) while
@@ -237,6 +241,7 @@ pub fn simulate<G: GridExec>(
                 if next_cta < total {
                     model.place(sm, grid, next_cta, now + 1)?;
                     next_cta += 1;
+                    model.placing = next_cta < total;
                     live_ctas += 1;
                     next = now + 1;
                 }

@@ -1,0 +1,99 @@
+//! Solo runs: a warp scheduler whose one warp could issue, with no rival
+//! that could become ready for a while, issues that warp's instructions one
+//! after another in a single visit, each at the cycle the cycle-by-cycle
+//! model would issue it, with the same stall reasons charged.
+//!
+//! It applies only where running a scheduler ahead of its SM's other
+//! schedulers (and of the other SMs) cannot be observed: single issue; no
+//! CTA left to place (new warps could arrive); none of the scheduler's
+//! warps at a barrier (a release could file one); and only instructions
+//! that already executed with their compiled piece and are not its last,
+//! that do not touch the memory model (no global, shared or local access),
+//! so that issuing them changes nothing but this warp's scoreboard, this
+//! scheduler's units and stall record, and the report's counters. The run
+//! stops before the first cycle a rival warp's operands arrive.
+
+use super::exec::GridExec;
+use super::program::MemClass;
+use super::report::Stall;
+use super::sim::{Model, Sm, WState};
+
+impl Model<'_> {
+    /// After the warp in `slot` issued at `now` on scheduler `s` (and
+    /// before it is filed again), issues its next instructions while it
+    /// runs solo. Returns the cycle of its last issue (`now` when none).
+    pub(super) fn solo_run<G: GridExec>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        sm_index: usize,
+        s: usize,
+        slot: usize,
+        grid: &mut G,
+        now: u64,
+    ) -> Result<u64, G::Fault> {
+        if self.width != 1 || self.placing {
+            return Ok(now);
+        }
+        let sched = &sm.scheds[s];
+        if sched.at_barrier != 0 || sched.any_ready() != 0 {
+            return Ok(now);
+        }
+        // The first cycle another warp of this scheduler could issue.
+        let rival = sched.next.0;
+        let mut last = now;
+        loop {
+            let Some(ctx) = sm.warps[slot].as_ref() else {
+                break;
+            };
+            let runs_ahead = ctx.state == WState::Ready
+                && ctx.ran_until != 0
+                && ctx.ran_until != usize::MAX
+                && ctx.pos.pc + 1 < ctx.ran_until;
+            if !runs_ahead {
+                break;
+            }
+            let ic = self.costs[ctx.cur];
+            if ic.mem == MemClass::Dynamic {
+                break;
+            }
+            // Its operands arrive at `ready`; its unit is free at `busy`
+            // (booked only by this scheduler, never twice in one cycle).
+            let ready = ctx.ready_at;
+            let busy = sm.scheds[s].units[ic.class as usize].busy_until;
+            let at = ready.max(busy);
+            if at >= rival {
+                break;
+            }
+            let (reason, cur) = (ctx.reason, ctx.cur);
+            if last == now {
+                // The end of cycle `now`, as `account_stalls` would take it:
+                // this warp is the first to become ready.
+                self.charge_stall(s, sm, now);
+                let sched = &mut sm.scheds[s];
+                sched.stall_since = now + 1;
+                sched.stall = reason;
+                sched.stall_cur = cur;
+            }
+            // Waiting for operands until `ready`, then for the unit.
+            if ready < at {
+                self.charge_stall(s, sm, ready);
+                let sched = &mut sm.scheds[s];
+                sched.stall_since = ready;
+                sched.stall = Stall::UnitBusy;
+                sched.stall_cur = cur;
+            }
+            self.charge_stall(s, sm, at);
+            let retired = self.issue(sm, sm_index, s, slot, grid, at)?;
+            debug_assert_eq!(retired, 0, "a solo run stops before a piece ends");
+            let ctx = sm.warps[slot].as_ref().unwrap();
+            let (reason, cur) = (ctx.reason, ctx.cur);
+            let sched = &mut sm.scheds[s];
+            sched.issued_at = at;
+            sched.stall_since = at + 1;
+            sched.stall = reason;
+            sched.stall_cur = cur;
+            last = at;
+        }
+        Ok(last)
+    }
+}
