@@ -37,6 +37,10 @@ pub struct Piece {
     /// whose lanes' addresses the piece records in the env's trace (slot
     /// `k` for the `k`-th such op); 0 otherwise.
     pub traced: u64,
+    /// Its ops touch nothing another warp can see or change (no global,
+    /// shared or generic access; see `jit::plan::is_private`): running it
+    /// early or late leaves every other warp's results as they are.
+    pub private: bool,
 }
 
 /// Memory accesses one timing piece may record (see [`PieceEnv::trace`]).

@@ -216,14 +216,15 @@ pub fn compile_for(
             } else {
                 0
             };
+            let private = ops.iter().all(|o| plan::is_private(&o.kind));
             stats.pieces += 1;
             stats.ops_in_pieces += p.end - p.start;
-            declared.push((fid, p, id, cost, uses_local, traced));
+            declared.push((fid, p, id, cost, uses_local, traced, private));
         }
     }
     jit.finalize_definitions()
         .map_err(|e| err("", e.to_string()))?;
-    for (fid, p, id, cost, uses_local, traced) in declared {
+    for (fid, p, id, cost, uses_local, traced, private) in declared {
         let code = jit.get_finalized_function(id);
         // SAFETY: the function was defined with the `PieceFn` signature.
         let entry: PieceFn = unsafe { std::mem::transmute::<*const u8, PieceFn>(code) };
@@ -233,6 +234,7 @@ pub fn compile_for(
             cost,
             uses_local,
             traced,
+            private,
         });
     }
     for (fid, r, id, live_outs, uses_local) in declared_regions {

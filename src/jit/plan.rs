@@ -53,6 +53,19 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
     }
 }
 
+/// Whether a piece op touches nothing other warps can see or change: no
+/// load, store or atomic of global, shared or generic memory (local memory
+/// and parameters are the thread's; constants are read-only).
+pub fn is_private(kind: &OpKind) -> bool {
+    match kind {
+        OpKind::Ld { space, .. } => !matches!(space, Space::Global | Space::Shared | Space::Generic),
+        OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
+            !matches!(space, Space::Global | Space::Shared | Space::Generic | Space::Const)
+        }
+        _ => true,
+    }
+}
+
 /// Whether a timing piece records the lanes' addresses of `kind` for the
 /// timing model (`abi::Trace`): loads, stores and atomics of global, shared,
 /// local and generic memory (parameters and constants are not modeled by

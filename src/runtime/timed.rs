@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
 use crate::error::Error;
 use crate::interp::{self, Access, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
-use crate::ir::{FuncId, Space};
+use crate::ir::{FuncId, Space, Terminator};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
 use crate::timing::memory::Kind;
 use crate::timing::occupancy::{occupancy, OccupancyInput};
@@ -140,6 +140,21 @@ impl CtaExec for TimedCta<'_> {
             convert(&self.scratch, access);
         }
         recorded
+    }
+
+    fn private(&self, _w: usize, at: Pos) -> bool {
+        let block = &self.cta.ctx.module.functions[at.func].blocks[at.block];
+        if at.pc >= block.ops.len() {
+            return matches!(
+                block.term,
+                Terminator::Jump(_) | Terminator::Branch { .. } | Terminator::Switch { .. }
+            );
+        }
+        self.cta
+            .ctx
+            .code
+            .and_then(|c| c.piece(at.func, at.block, at.pc))
+            .is_some_and(|p| p.private)
     }
 
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), (u64, Fault)> {

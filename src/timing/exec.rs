@@ -91,6 +91,12 @@ pub trait CtaExec {
     /// executed, when that unit recorded them (a compiled piece runs all its
     /// ops when the first issues); false when it did not access memory.
     fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> bool;
+    /// Whether executing the issue unit at `at` for warp `w` reads and
+    /// writes only what is private to the warp (its registers, its local
+    /// memory, parameters and constants) and leaves it running (no
+    /// barrier, exit, call or fault report order at stake): the model may
+    /// then execute it ahead of other warps' earlier instructions.
+    fn private(&self, w: usize, at: Pos) -> bool;
     /// Releases every barrier that can complete, appending the warps it
     /// releases; a CTA whose live warps all wait forever is a fault.
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), Self::Fault>;

@@ -7,13 +7,15 @@
 //! schedulers (and of the other SMs) cannot be observed: single issue; no
 //! CTA left to place (new warps could arrive); none of the scheduler's
 //! warps at a barrier (a release could file one); and only instructions
-//! that already executed with their compiled piece and are not its last,
-//! that do not touch the memory model (no global, shared or local access),
-//! so that issuing them changes nothing but this warp's scoreboard, this
-//! scheduler's units and stall record, and the report's counters. The run
-//! stops before the first cycle a rival warp's operands arrive.
+//! that do not touch the memory model (no global, shared or local access)
+//! and, where their issue executes a unit (a compiled piece, a branch),
+//! whose unit is private to the warp (`CtaExec::private`: no global,
+//! shared or generic access, no barrier, exit or call), so that issuing
+//! them changes nothing but this warp's registers, scoreboard and position,
+//! this scheduler's units and stall record, and the report's counters. The
+//! run stops before the first cycle a rival warp's operands arrive.
 
-use super::exec::GridExec;
+use super::exec::{CtaExec, GridExec};
 use super::program::MemClass;
 use super::report::Stall;
 use super::sim::{Model, Sm, WState};
@@ -45,12 +47,15 @@ impl Model<'_> {
             let Some(ctx) = sm.warps[slot].as_ref() else {
                 break;
             };
-            let runs_ahead = ctx.state == WState::Ready
-                && ctx.ran_until != 0
-                && ctx.ran_until != usize::MAX
-                && ctx.pos.pc + 1 < ctx.ran_until;
-            if !runs_ahead {
+            if ctx.state != WState::Ready {
                 break;
+            }
+            if ctx.ran_until == 0 {
+                // Its issue executes the unit starting here.
+                let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
+                if !cta.exec.private(ctx.w, ctx.pos) {
+                    break;
+                }
             }
             let ic = self.costs[ctx.cur];
             if ic.mem == MemClass::Dynamic {
@@ -84,7 +89,7 @@ impl Model<'_> {
             }
             self.charge_stall(s, sm, at);
             let retired = self.issue(sm, sm_index, s, slot, grid, at)?;
-            debug_assert_eq!(retired, 0, "a solo run stops before a piece ends");
+            debug_assert_eq!(retired, 0, "a private unit leaves the warp running");
             let ctx = sm.warps[slot].as_ref().unwrap();
             let (reason, cur) = (ctx.reason, ctx.cur);
             let sched = &mut sm.scheds[s];
