@@ -212,18 +212,14 @@ impl Model<'_> {
         for &d in &self.program.regs[ic.ops.1 as usize..ic.ops.2 as usize] {
             ctx.ready[d as usize] = ready;
         }
-        // Report.
-        let r = &mut self.report;
-        r.warp_instructions += 1;
-        r.hw_instructions += ic.cost as u64;
-        r.thread_instructions += ctx.pos.mask.count_ones() as u64;
-        r.mix[class] += 1;
+        // Report (per instruction; summed at the end).
         let counts = &mut self.instr_cycles[ctx.cur];
-        counts.0 += dispatch as u64;
-        counts.1 += 1;
+        counts.cycles += dispatch as u64;
+        counts.issues += 1;
+        counts.threads += ctx.pos.mask.count_ones() as u64;
         if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
             let instr = &self.program.instrs[ctx.cur];
-            r.events.push(IssueEvent {
+            self.report.events.push(IssueEvent {
                 cycle: now,
                 sm: sm_index as u32,
                 scheduler: s as u32,
@@ -448,7 +444,7 @@ impl Model<'_> {
             let span = to - sched.stall_since;
             self.report.stalls[sched.stall as usize] += span;
             if sched.stall_cur != usize::MAX {
-                self.instr_cycles[sched.stall_cur].0 += span;
+                self.instr_cycles[sched.stall_cur].cycles += span;
             }
         }
     }

@@ -112,6 +112,15 @@ pub(super) struct IssueCost {
     pub ops: (u32, u32, u32),
 }
 
+/// What one instruction of the program was charged: cycles (dispatch and
+/// stalls), issues, and active threads over its issues.
+#[derive(Clone, Copy, Default)]
+pub(super) struct InstrCounts {
+    pub cycles: u64,
+    pub issues: u64,
+    pub threads: u64,
+}
+
 /// Per-class facts of the preset.
 pub(super) struct ClassInfo {
     pub per_cycle: [u32; 8],
@@ -134,7 +143,7 @@ pub(super) struct Model<'a> {
     pub access: Box<MemAccess>,
     /// Per instruction: cycles attributed (dispatch and stalls) and issues,
     /// summed into the report's PTX lines at the end.
-    pub instr_cycles: Vec<(u64, u64)>,
+    pub instr_cycles: Vec<InstrCounts>,
     /// CTAs remain to be placed (an SM may receive warps at any cycle).
     pub placing: bool,
 }
@@ -182,7 +191,7 @@ pub fn simulate<G: GridExec>(
         released: Vec::new(),
         others: Vec::new(),
         access: Box::default(),
-        instr_cycles: vec![(0, 0); program.instrs.len()],
+        instr_cycles: vec![InstrCounts::default(); program.instrs.len()],
         placing: true,
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
@@ -279,10 +288,19 @@ pub fn simulate<G: GridExec>(
         resident_sum as f64 / (active as f64 * max_warps as f64)
     };
     r.memory = model.mem.stats.clone();
-    for (instr, &(cycles, issues)) in program.instrs.iter().zip(&model.instr_cycles) {
-        if cycles > 0 || issues > 0 {
-            r.line_cycles.add(instr.line, cycles, issues);
+    for ((instr, c), ic) in program
+        .instrs
+        .iter()
+        .zip(&model.instr_cycles)
+        .zip(&model.costs)
+    {
+        if c.cycles > 0 || c.issues > 0 {
+            r.line_cycles.add(instr.line, c.cycles, c.issues);
         }
+        r.warp_instructions += c.issues;
+        r.hw_instructions += c.issues * ic.cost as u64;
+        r.thread_instructions += c.threads;
+        r.mix[ic.class as usize] += c.issues;
     }
     Ok(model.report)
 }
