@@ -100,6 +100,7 @@ impl Warp {
                     Some(caller) => {
                         let base = caller.base;
                         self.copy_results(&done, base);
+                        self.spare_frames.push(done);
                         continue;
                     }
                 }
@@ -385,13 +386,8 @@ impl Warp {
         }
         match self.exec(cta, op, mask)? {
             Flow::Next => Ok(false),
-            Flow::Call {
-                func: callee,
-                args,
-                rets,
-                mask,
-            } => {
-                self.call(cta, op, callee, args, rets, mask)?;
+            Flow::Call { func: callee, mask } => {
+                self.call(cta, op, callee, mask)?;
                 Ok(false)
             }
             Flow::Barrier { id, dst } => {
@@ -677,15 +673,10 @@ impl Warp {
         Ok(())
     }
 
-    fn call(
-        &mut self,
-        cta: &mut Cta,
-        op: &Op,
-        callee: FuncId,
-        args: Vec<(u32, u32, u32)>,
-        rets: Vec<(u32, u32, u32)>,
-        mask: u32,
-    ) -> Result<(), Fault> {
+    fn call(&mut self, cta: &mut Cta, op: &Op, callee: FuncId, mask: u32) -> Result<(), Fault> {
+        let OpKind::Call { args, rets, .. } = &op.kind else {
+            unreachable!("a call flow comes from a call op");
+        };
         let module = cta.ctx.module;
         let caller = self.frames.last().unwrap();
         let caller_size = module.functions[caller.func].frame_size;
@@ -703,25 +694,35 @@ impl Warp {
                 if mem.len() < end as usize {
                     mem.resize(end as usize, 0);
                 }
-                for &(from, to, size) in &args {
+                for &(from, to, size) in args {
                     let (f, t) = ((caller.base + from) as usize, (base + to) as usize);
                     mem.copy_within(f..f + size as usize, t);
                 }
             }
         }
-        self.frames.push(Frame {
+        let mut frame = self.spare_frames.pop().unwrap_or_else(|| Frame {
             func: callee,
-            regs: vec![[0; 32]; f.regs.len()],
+            regs: Vec::new(),
             base,
-            stack: vec![Entry {
-                block: f.entry,
-                pc: 0,
-                mask,
-                reconv: None,
-            }],
+            stack: Vec::new(),
             call_mask: mask,
-            rets,
+            rets: Vec::new(),
         });
+        frame.func = callee;
+        frame.regs.clear();
+        frame.regs.resize(f.regs.len(), [0; 32]);
+        frame.base = base;
+        frame.stack.clear();
+        frame.stack.push(Entry {
+            block: f.entry,
+            pc: 0,
+            mask,
+            reconv: None,
+        });
+        frame.call_mask = mask;
+        frame.rets.clear();
+        frame.rets.extend_from_slice(rets);
+        self.frames.push(frame);
         Ok(())
     }
 }

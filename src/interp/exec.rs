@@ -296,12 +296,7 @@ impl Warp {
                     }
                     Callee::AssertFail => return Err(self.assert_fail(cta, op, mask, args)),
                 };
-                return Ok(Flow::Call {
-                    func,
-                    args: args.clone(),
-                    rets: rets.clone(),
-                    mask,
-                });
+                return Ok(Flow::Call { func, mask });
             }
             _ => unreachable!("pure ops are executed above"),
         }

@@ -58,6 +58,8 @@ pub struct Warp {
     pub valid: u32,
     pub exited: u32,
     pub(super) frames: Vec<Frame>,
+    /// Frames of returned calls, kept for their allocations.
+    pub(super) spare_frames: Vec<Frame>,
     pub(super) local: Vec<Vec<u8>>,
     pub(super) state: State,
     /// Warp-instructions executed (the interpreter's `%clock`).
@@ -78,12 +80,8 @@ pub struct Warp {
 pub(super) enum Flow {
     Next,
     /// Call: push a frame for `func` (the caller's pc is already advanced).
-    Call {
-        func: FuncId,
-        args: Vec<(u32, u32, u32)>,
-        rets: Vec<(u32, u32, u32)>,
-        mask: u32,
-    },
+    /// The copies in and out are the `OpKind::Call` op's.
+    Call { func: FuncId, mask: u32 },
     /// Wait at a barrier.
     Barrier {
         id: u32,
@@ -113,6 +111,7 @@ impl Warp {
             valid,
             exited: 0,
             frames: vec![frame],
+            spare_frames: Vec::new(),
             local: (0..32).map(|_| vec![0u8; frame_size]).collect(),
             state: State::Ready,
             clock: 0,
