@@ -359,33 +359,16 @@ impl Warp {
         let vals = self.read_lanes(cta, &op.srcs[0]);
         let bs = self.read_lanes(cta, &op.srcs[1]);
         let cs = self.read_lanes(cta, &op.srcs[2]);
-        let mut out = [0u64; 32];
-        let mut preds = [0u64; 32];
-        for lane in 0..32usize {
-            let b = (bs[lane] & 31) as i32;
-            let c = cs[lane] as u32;
-            let cval = (c & 31) as i32;
-            let segmask = ((c >> 8) & 31) as i32;
-            let l = lane as i32;
-            let max_lane = (l & segmask) | (cval & !segmask);
-            let min_lane = l & segmask;
-            let (j, pval) = match mode {
-                ShflMode::Up => (l - b, l - b >= max_lane),
-                ShflMode::Down => (l + b, l + b <= max_lane),
-                ShflMode::Bfly => (l ^ b, (l ^ b) <= max_lane),
-                ShflMode::Idx => {
-                    let j = min_lane | (b & !segmask);
-                    (j, j <= max_lane)
-                }
-            };
-            let src = if pval && (0..32).contains(&j) {
-                j as usize
-            } else {
-                lane
-            };
-            out[lane] = vals[src];
-            preds[lane] = pval as u64;
-        }
+        // One loop per mode (the mode hoisted out of the lane loop).
+        let (out, preds) = match mode {
+            ShflMode::Up => shfl_lanes(&vals, &bs, &cs, |l, b, _, max| (l - b, l - b >= max)),
+            ShflMode::Down => shfl_lanes(&vals, &bs, &cs, |l, b, _, max| (l + b, l + b <= max)),
+            ShflMode::Bfly => shfl_lanes(&vals, &bs, &cs, |l, b, _, max| (l ^ b, (l ^ b) <= max)),
+            ShflMode::Idx => shfl_lanes(&vals, &bs, &cs, |l, b, seg, max| {
+                let j = (l & seg) | (b & !seg);
+                (j, j <= max)
+            }),
+        };
         self.write_lanes(cta, op.dsts[0], mask, &out);
         if let Some(&p) = op.dsts.get(1) {
             self.write_lanes(cta, p, mask, &preds);
@@ -562,4 +545,35 @@ pub(super) fn advance(p: Place, by: u64) -> Place {
         Place::Local(o) => Place::Local(o + by as usize),
         Place::KernelParam(o) => Place::KernelParam(o + by as usize),
     }
+}
+
+/// Every lane's shuffle result and predicate: `source(lane, b, segmask,
+/// max_lane)` gives the source lane and whether it is in range (PTX
+/// `shfl.sync`'s rules; an out-of-range lane reads its own value).
+#[inline(always)]
+fn shfl_lanes(
+    vals: &[u64; 32],
+    bs: &[u64; 32],
+    cs: &[u64; 32],
+    source: impl Fn(i32, i32, i32, i32) -> (i32, bool),
+) -> ([u64; 32], [u64; 32]) {
+    let mut out = [0u64; 32];
+    let mut preds = [0u64; 32];
+    for lane in 0..32usize {
+        let b = (bs[lane] & 31) as i32;
+        let c = cs[lane] as u32;
+        let cval = (c & 31) as i32;
+        let segmask = ((c >> 8) & 31) as i32;
+        let l = lane as i32;
+        let max_lane = (l & segmask) | (cval & !segmask);
+        let (j, pval) = source(l, b, segmask, max_lane);
+        let src = if pval && (0..32).contains(&j) {
+            j as usize
+        } else {
+            lane
+        };
+        out[lane] = vals[src];
+        preds[lane] = pval as u64;
+    }
+    (out, preds)
 }
