@@ -121,6 +121,12 @@ impl Sched {
         self.next = next;
     }
 
+    /// Whether any warp is ready (the class mask is exact).
+    #[inline]
+    pub fn has_ready(&self) -> bool {
+        self.classes != 0
+    }
+
     /// Every ready warp, whatever its class.
     #[inline]
     pub fn any_ready(&self) -> u64 {

@@ -37,7 +37,7 @@ impl Model<'_> {
             return Ok(now);
         }
         let sched = &sm.scheds[s];
-        if sched.at_barrier != 0 || sched.any_ready() != 0 {
+        if sched.at_barrier != 0 || sched.has_ready() {
             return Ok(now);
         }
         // The first cycle another warp of this scheduler could issue.
@@ -50,13 +50,6 @@ impl Model<'_> {
             if ctx.state != WState::Ready {
                 break;
             }
-            if ctx.ran_until == 0 {
-                // Its issue executes the unit starting here.
-                let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
-                if !cta.exec.private(ctx.w, ctx.pos) {
-                    break;
-                }
-            }
             let ic = self.costs[ctx.cur];
             if ic.mem == MemClass::Dynamic {
                 break;
@@ -68,6 +61,13 @@ impl Model<'_> {
             let at = ready.max(busy);
             if at >= rival {
                 break;
+            }
+            if ctx.ran_until == 0 {
+                // Its issue executes the unit starting here.
+                let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
+                if !cta.exec.private(ctx.w, ctx.pos) {
+                    break;
+                }
             }
             let (reason, cur) = (ctx.reason, ctx.cur);
             if last == now {
