@@ -203,7 +203,7 @@ impl Model<'_> {
             unit.used = 1;
         }
         ctx.next_free = now
-            + if self.arch.scheduler.dispatch_blocks_warp {
+            + if self.dispatch_blocks_warp {
                 dispatch as u64
             } else {
                 ic.cost as u64
@@ -216,7 +216,7 @@ impl Model<'_> {
         let counts = &mut self.instr_cycles[ctx.cur];
         counts.cycles += dispatch as u64;
         counts.issues += 1;
-        counts.threads += ctx.pos.mask.count_ones() as u64;
+        counts.threads += ctx.threads as u64;
         if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
             let instr = &self.program.instrs[ctx.cur];
             self.report.events.push(IssueEvent {
@@ -321,6 +321,7 @@ impl Model<'_> {
                         self.program.index(pos.func, pos.block, pos.pc)
                     };
                     ctx.pos = pos;
+                    ctx.threads = pos.mask.count_ones();
                     if self.costs[ctx.cur].free {
                         exec.step(ctx.w, pos, now, &mut MemAccess::default())?;
                         continue;

@@ -59,6 +59,8 @@ pub(super) struct WarpCtx {
     pub cta_linear: u64,
     pub state: WState,
     pub pos: Pos,
+    /// Active threads of `pos.mask`.
+    pub threads: u32,
     /// Index of the current instruction in the program.
     pub cur: usize,
     /// The current issue unit ran up to this op (exclusive); 0 = not yet run.
@@ -146,6 +148,8 @@ pub(super) struct Model<'a> {
     pub instr_cycles: Vec<InstrCounts>,
     /// CTAs remain to be placed (an SM may receive warps at any cycle).
     pub placing: bool,
+    /// `arch.scheduler.dispatch_blocks_warp`.
+    pub dispatch_blocks_warp: bool,
 }
 
 /// Runs the grid through the cycle model; faults from execution end it.
@@ -193,6 +197,7 @@ pub fn simulate<G: GridExec>(
         access: Box::default(),
         instr_cycles: vec![InstrCounts::default(); program.instrs.len()],
         placing: true,
+        dispatch_blocks_warp: arch.scheduler.dispatch_blocks_warp,
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);
@@ -352,6 +357,7 @@ impl Model<'_> {
                     pc: 0,
                     mask: 0,
                 },
+                threads: 0,
                 cur: 0,
                 ran_until: 0,
                 ready_at: now,
