@@ -81,7 +81,10 @@ pub(super) enum Flow {
     Next,
     /// Call: push a frame for `func` (the caller's pc is already advanced).
     /// The copies in and out are the `OpKind::Call` op's.
-    Call { func: FuncId, mask: u32 },
+    Call {
+        func: FuncId,
+        mask: u32,
+    },
     /// Wait at a barrier.
     Barrier {
         id: u32,

@@ -58,10 +58,13 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
 /// and parameters are the thread's; constants are read-only).
 pub fn is_private(kind: &OpKind) -> bool {
     match kind {
-        OpKind::Ld { space, .. } => !matches!(space, Space::Global | Space::Shared | Space::Generic),
-        OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
-            !matches!(space, Space::Global | Space::Shared | Space::Generic | Space::Const)
+        OpKind::Ld { space, .. } => {
+            !matches!(space, Space::Global | Space::Shared | Space::Generic)
         }
+        OpKind::St { space, .. } | OpKind::Atom { space, .. } => !matches!(
+            space,
+            Space::Global | Space::Shared | Space::Generic | Space::Const
+        ),
         _ => true,
     }
 }

@@ -522,9 +522,9 @@ mod tests {
     /// lane order) and the lines they fall in, computed naively.
     fn naive_sectors(mask: u32, addrs: &[u64; 32], size: u64) -> (Vec<u64>, u32) {
         let mut sectors: Vec<u64> = Vec::new();
-        for l in 0..32 {
+        for (l, &a) in addrs.iter().enumerate() {
             if mask & (1 << l) != 0 {
-                for s in addrs[l] / 32..=(addrs[l] + size.max(1) - 1) / 32 {
+                for s in a / 32..=(a + size.max(1) - 1) / 32 {
                     if !sectors.contains(&s) {
                         sectors.push(s);
                     }

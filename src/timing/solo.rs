@@ -43,10 +43,7 @@ impl Model<'_> {
         // The first cycle another warp of this scheduler could issue.
         let rival = sched.next.0;
         let mut last = now;
-        loop {
-            let Some(ctx) = sm.warps[slot].as_ref() else {
-                break;
-            };
+        while let Some(ctx) = sm.warps[slot].as_ref() {
             if ctx.state != WState::Ready {
                 break;
             }
