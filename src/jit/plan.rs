@@ -58,13 +58,8 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
 /// and parameters are the thread's; constants are read-only).
 pub fn is_private(kind: &OpKind) -> bool {
     match kind {
-        OpKind::Ld { space, .. } => {
-            !matches!(space, Space::Global | Space::Shared | Space::Generic)
-        }
-        OpKind::St { space, .. } | OpKind::Atom { space, .. } => !matches!(
-            space,
-            Space::Global | Space::Shared | Space::Generic | Space::Const
-        ),
+        OpKind::Ld { space, .. } => *space == Space::Const || visible(*space) == 0,
+        OpKind::St { space, .. } | OpKind::Atom { space, .. } => visible(*space) == 0,
         _ => true,
     }
 }
