@@ -95,7 +95,9 @@ pub trait CtaExec {
     /// writes only what is private to the warp (its registers, its local
     /// memory, parameters and constants) and leaves it running (no
     /// barrier, exit, call or fault report order at stake): the model may
-    /// then execute it ahead of other warps' earlier instructions.
+    /// then execute it ahead of other warps' earlier instructions. The
+    /// answer must depend on `at` alone (the model asks once per
+    /// instruction).
     fn private(&self, w: usize, at: Pos) -> bool;
     /// Releases every barrier that can complete, appending the warps it
     /// releases; a CTA whose live warps all wait forever is a fault.

@@ -18,7 +18,7 @@
 use super::exec::{CtaExec, GridExec};
 use super::program::MemClass;
 use super::report::Stall;
-use super::sim::{Model, Sm, WState};
+use super::sim::{Model, PrivateUnit, Sm, WState};
 
 impl Model<'_> {
     /// After the warp in `slot` issued at `now` on scheduler `s` (and
@@ -60,9 +60,18 @@ impl Model<'_> {
                 break;
             }
             if ctx.ran_until == 0 {
-                // Its issue executes the unit starting here.
-                let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
-                if !cta.exec.private(ctx.w, ctx.pos) {
+                // Its issue executes the unit starting here (the answer
+                // depends on the position alone: asked once per instruction).
+                let known = &mut self.private_units[ctx.cur];
+                if *known == PrivateUnit::Unknown {
+                    let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
+                    *known = if cta.exec.private(ctx.w, ctx.pos) {
+                        PrivateUnit::Yes
+                    } else {
+                        PrivateUnit::No
+                    };
+                }
+                if *known == PrivateUnit::No {
                     break;
                 }
             }
