@@ -441,11 +441,18 @@ impl Model<'_> {
     #[inline]
     pub(super) fn charge_stall<C>(&mut self, s: usize, sm: &Sm<C>, to: u64) {
         let sched = &sm.scheds[s];
-        if sched.stall_since < to {
-            let span = to - sched.stall_since;
-            self.report.stalls[sched.stall as usize] += span;
-            if sched.stall_cur != usize::MAX {
-                self.instr_cycles[sched.stall_cur].cycles += span;
+        self.charge(sched.stall_since, to, sched.stall, sched.stall_cur);
+    }
+
+    /// Charges the cycles `from..to` to stall reason `why` and to
+    /// instruction `cur` (`usize::MAX`: none).
+    #[inline]
+    pub(super) fn charge(&mut self, from: u64, to: u64, why: Stall, cur: usize) {
+        if from < to {
+            let span = to - from;
+            self.report.stalls[why as usize] += span;
+            if cur != usize::MAX {
+                self.instr_cycles[cur].cycles += span;
             }
         }
     }

@@ -43,6 +43,9 @@ impl Model<'_> {
         // The first cycle another warp of this scheduler could issue.
         let rival = sched.next.0;
         let mut last = now;
+        // The scheduler's stall record while it runs (written back at the
+        // end): the reason since `since`, charged to instruction `cur`.
+        let (mut since, mut stall, mut cur) = (0, Stall::Dependency, usize::MAX);
         while let Some(ctx) = sm.warps[slot].as_ref() {
             if ctx.state != WState::Ready {
                 break;
@@ -75,35 +78,30 @@ impl Model<'_> {
                     break;
                 }
             }
-            let (reason, cur) = (ctx.reason, ctx.cur);
             if last == now {
                 // The end of cycle `now`, as `account_stalls` would take it:
                 // this warp is the first to become ready.
                 self.charge_stall(s, sm, now);
-                let sched = &mut sm.scheds[s];
-                sched.stall_since = now + 1;
-                sched.stall = reason;
-                sched.stall_cur = cur;
+                (since, stall, cur) = (now + 1, ctx.reason, ctx.cur);
             }
             // Waiting for operands until `ready`, then for the unit.
             if ready < at {
-                self.charge_stall(s, sm, ready);
-                let sched = &mut sm.scheds[s];
-                sched.stall_since = ready;
-                sched.stall = Stall::UnitBusy;
-                sched.stall_cur = cur;
+                self.charge(since, ready, stall, cur);
+                (since, stall) = (ready, Stall::UnitBusy);
             }
-            self.charge_stall(s, sm, at);
+            self.charge(since, at, stall, cur);
             let retired = self.issue(sm, sm_index, s, slot, grid, at)?;
             debug_assert_eq!(retired, 0, "a private unit leaves the warp running");
             let ctx = sm.warps[slot].as_ref().unwrap();
-            let (reason, cur) = (ctx.reason, ctx.cur);
-            let sched = &mut sm.scheds[s];
-            sched.issued_at = at;
-            sched.stall_since = at + 1;
-            sched.stall = reason;
-            sched.stall_cur = cur;
+            (since, stall, cur) = (at + 1, ctx.reason, ctx.cur);
             last = at;
+        }
+        if last > now {
+            let sched = &mut sm.scheds[s];
+            sched.issued_at = last;
+            sched.stall_since = since;
+            sched.stall = stall;
+            sched.stall_cur = cur;
         }
         Ok(last)
     }
