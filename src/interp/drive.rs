@@ -11,7 +11,7 @@
 use cranelift_codegen::entity::EntityRef;
 use std::sync::atomic::Ordering;
 
-use super::abi;
+use super::abi::{self, Piece};
 use super::warp::{Entry, Flow, Frame, State, Warp};
 use super::{Cta, Fault, FaultKind};
 use crate::ir::{self, Block, BlockData, FuncId, Function, Op, OpKind, Space, Terminator};
@@ -201,20 +201,17 @@ impl Warp {
         let mut steps = 0u64;
         if at.pc < block.ops.len() {
             let op = &block.ops[at.pc];
+            let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
+            let piece = self.piece_at(cta, &top);
             // A timing piece records its accesses as it runs; anything else
             // is read from the registers before the op overwrites them.
-            let traced = cta
-                .ctx
-                .code
-                .and_then(|c| c.piece(at.func, at.block, at.pc))
-                .is_some_and(|p| p.traced != 0);
+            let traced = piece.is_some_and(|p| p.traced != 0);
             if !traced {
                 out.access = self.lane_access(cta, op, at.mask, access);
             }
             // The interpreter adds an op's cost before executing it.
             self.clock = clock.wrapping_sub(op.cost as u64);
-            let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
-            if self.run_piece(cta, &top, block, &mut steps)? {
+            if self.run_piece_at(cta, &top, block, &mut steps, piece)? {
                 let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
                 out.end = top.pc;
                 if traced {
@@ -313,6 +310,12 @@ impl Warp {
         Ok(true)
     }
 
+    /// The compiled piece starting at `top` (the warp's position), if any.
+    fn piece_at<'c>(&self, cta: &Cta<'c>, top: &Entry) -> Option<&'c Piece> {
+        let func = self.frames.last().unwrap().func;
+        cta.ctx.code?.piece(func, top.block, top.pc)
+    }
+
     /// Runs the compiled piece starting at the warp's position, if there is
     /// one; true when it ran.
     fn run_piece(
@@ -322,14 +325,23 @@ impl Warp {
         block: &BlockData,
         steps: &mut u64,
     ) -> Result<bool, Fault> {
-        let ctx = cta.ctx;
-        let (Some(code), Some(env)) = (ctx.code, self.env.as_deref_mut()) else {
+        let piece = self.piece_at(cta, top);
+        self.run_piece_at(cta, top, block, steps, piece)
+    }
+
+    /// Runs `piece` (the one at `top`, see `piece_at`); true when it ran.
+    fn run_piece_at(
+        &mut self,
+        cta: &mut Cta,
+        top: &Entry,
+        block: &BlockData,
+        steps: &mut u64,
+        piece: Option<&Piece>,
+    ) -> Result<bool, Fault> {
+        let (Some(piece), Some(env)) = (piece, self.env.as_deref_mut()) else {
             return Ok(false);
         };
         let frame = self.frames.last_mut().unwrap();
-        let Some(piece) = code.piece(frame.func, top.block, top.pc) else {
-            return Ok(false);
-        };
         let n = piece.end as u64 - top.pc as u64;
         *steps += n;
         cta.output.thread_instructions += n * top.mask.count_ones() as u64;
