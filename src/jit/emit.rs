@@ -173,6 +173,20 @@ pub(super) fn emit_piece(
     let exit = p.b.create_block();
     let remaining = p.b.declare_var(I32);
     p.b.def_var(remaining, p.mask);
+    if let Some(trace) = p.trace {
+        // Every lane of the call executes an unguarded traced op (a fault
+        // ends the launch): its trace mask is the call's, stored once here
+        // rather than lane by lane (`PieceBuilder::record`).
+        let traced = ops[start..end]
+            .iter()
+            .filter(|o| super::plan::is_traced(&o.kind));
+        for (slot, op) in traced.enumerate() {
+            if op.guard.is_none() {
+                let at = offsets::TRACE_MASKS + (slot * 4) as i32;
+                p.b.ins().store(p.trusted, p.mask, trace, at);
+            }
+        }
+    }
     p.b.ins().jump(head, &[]);
 
     p.b.switch_to_block(head);

@@ -226,8 +226,9 @@ impl PieceBuilder<'_, '_> {
     }
 
     /// Timing pieces: records this lane's address of a traced access in
-    /// its trace slot and marks the lane (before any check, as the
-    /// interpreter's driver reads it).
+    /// its trace slot and, for a guarded op, marks the lane (before any
+    /// check, as the interpreter's driver reads it; an unguarded op's mask
+    /// is the call's, stored before the lane loop by `emit_piece`).
     fn record(&mut self, op: &Op, addr: Value) {
         let Some(trace) = self.trace else {
             return;
@@ -242,6 +243,9 @@ impl PieceBuilder<'_, '_> {
         let at = self.b.ins().iadd(trace, lane8);
         let row = offsets::TRACE_ADDRS + (slot * 32 * 8) as i32;
         self.b.ins().store(flags, addr, at, row);
+        if op.guard.is_none() {
+            return;
+        }
         let mask_at = offsets::TRACE_MASKS + (slot * 4) as i32;
         let lanes = self.b.ins().load(I32, flags, trace, mask_at);
         let lane32 = self.b.ins().ireduce(I32, self.lane);
