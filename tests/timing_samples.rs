@@ -88,3 +88,25 @@ fn timed_samples_keep_their_results() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(timed > 100, "only {timed} timed runs");
 }
+
+/// The model sees exactly the addresses the lanes used: Triton's vector add
+/// (4,112 floats, 5 blocks of 1,024 elements, predicated vector loads and
+/// stores) touches each of its three arrays' 514 sectors once, the masked
+/// tail lanes nothing, whether the JIT's pieces record the accesses (with
+/// their lane masks) or the interpreter reads them from the registers.
+#[test]
+fn predicated_accesses_count_only_their_lanes() {
+    let sample = Sample::matching(Some("triton/vector_add"))
+        .into_iter()
+        .find(|s| s.name() == "triton/vector_add")
+        .expect("the sample");
+    let ptx = sample.ptx_files()[0].clone();
+    let t = TimingOptions::new(Arch::builtin("sm_80").unwrap());
+    for engine in [Engine::Jit, Engine::Interp] {
+        let (_, observed) = sample.run_with(&ptx, engine, Some(&t));
+        let memory = observed.timing.expect("a timing report").memory;
+        let per_array = (4112u64 * 4).div_ceil(32);
+        assert_eq!(memory.sectors, 3 * per_array, "{engine:?}");
+        assert_eq!((memory.global_loads, memory.global_stores), (80, 40));
+    }
+}
