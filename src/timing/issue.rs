@@ -68,10 +68,10 @@ impl Model<'_> {
                 }
             }
             retired += retired_here;
-            let last = if retired_here == 0 {
+            let (last, slot) = if retired_here == 0 {
                 self.solo_run(sm, sm_index, s, slot, grid, now)?
             } else {
-                now
+                (now, slot)
             };
             if sm.warps[slot].is_some() {
                 self.enqueue(sm, slot, last);

@@ -121,6 +121,21 @@ impl Sched {
         self.next = next;
     }
 
+    /// Whether a waiting warp other than `except` has its operands by
+    /// cycle `at`.
+    #[inline]
+    pub fn waiting_ready_by(&self, at: u64, except: u32) -> bool {
+        let mut w = self.waiting & !(1 << except);
+        while w != 0 {
+            let local = w.trailing_zeros();
+            w &= w - 1;
+            if self.ready_at[local as usize] <= at {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether any warp is ready (the class mask is exact).
     #[inline]
     pub fn has_ready(&self) -> bool {

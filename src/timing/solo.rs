@@ -12,8 +12,14 @@
 //! whose unit is private to the warp (`CtaExec::private`: no global,
 //! shared or generic access, no barrier, exit or call), so that issuing
 //! them changes nothing but this warp's registers, scoreboard and position,
-//! this scheduler's units and stall record, and the report's counters. The
-//! run stops before the first cycle a rival warp's operands arrive.
+//! this scheduler's units and stall record, and the report's counters.
+//!
+//! When the running warp's next instruction could not issue before the
+//! first rival's operands arrive, the walk would pick that rival next if it
+//! is the only warp that can issue then (no other warp's operands by then,
+//! the running warp's included, and its unit free): the run hands over to
+//! it, filing the running warp as the walk would, and goes on with the
+//! rival under the same rules. Otherwise it stops, and the walk resumes.
 
 use super::exec::{CtaExec, GridExec};
 use super::program::MemClass;
@@ -23,29 +29,33 @@ use super::sim::{Model, PrivateUnit, Sm, WState};
 impl Model<'_> {
     /// After the warp in `slot` issued at `now` on scheduler `s` (and
     /// before it is filed again), issues its next instructions while it
-    /// runs solo. Returns the cycle of its last issue (`now` when none).
+    /// runs solo, handing over to another warp of the scheduler where the
+    /// walk would have no choice (`hand_off`). Returns the cycle of the last
+    /// issue (`now` when none) and the warp that made it.
     pub(super) fn solo_run<G: GridExec>(
         &mut self,
         sm: &mut Sm<G::Cta>,
         sm_index: usize,
         s: usize,
-        slot: usize,
+        mut slot: usize,
         grid: &mut G,
         now: u64,
-    ) -> Result<u64, G::Fault> {
+    ) -> Result<(u64, usize), G::Fault> {
         if self.width != 1 || self.placing {
-            return Ok(now);
+            return Ok((now, slot));
         }
         let sched = &sm.scheds[s];
         if sched.at_barrier != 0 || sched.has_ready() {
-            return Ok(now);
+            return Ok((now, slot));
         }
         // The first cycle another warp of this scheduler could issue.
-        let rival = sched.next.0;
+        let mut rival = sched.next.0;
         let mut last = now;
         // The scheduler's stall record while it runs (written back at the
-        // end): the reason since `since`, charged to instruction `cur`.
+        // end): the reason since `since`, charged to instruction `cur`;
+        // `taken` once the record of cycle `now` is.
         let (mut since, mut stall, mut cur) = (0, Stall::Dependency, usize::MAX);
+        let mut taken = false;
         while let Some(ctx) = sm.warps[slot].as_ref() {
             if ctx.state != WState::Ready {
                 break;
@@ -60,29 +70,40 @@ impl Model<'_> {
             let busy = sm.scheds[s].units[ic.class as usize].busy_until;
             let at = ready.max(busy);
             if at >= rival {
+                // A rival issues first: the run goes on with it when it is
+                // the only warp that can.
+                let Some((next, next_at)) = self.hand_off(sm, s, ready, last) else {
+                    break;
+                };
+                if !taken {
+                    self.charge_stall(s, sm, now);
+                    taken = true;
+                }
+                // The end of cycle `last`, the warp filed again: the rival
+                // is the first to become ready.
+                let rival_ctx = sm.warps[next].as_ref().unwrap();
+                (since, stall, cur) = (last + 1, rival_ctx.reason, rival_ctx.cur);
+                self.enqueue(sm, slot, last);
+                // The walk's visit at `next_at` wakes it alone and picks it.
+                let local = (next / sm.scheds.len()) as u32;
+                let sched = &mut sm.scheds[s];
+                sched.wake(next_at);
+                sched.take(local);
+                sched.last = Some(next);
+                sched.rr = local + 1;
+                rival = sched.next.0;
+                slot = next;
+                continue;
+            }
+            if ctx.ran_until == 0 && !self.private_unit(sm, slot) {
                 break;
             }
-            if ctx.ran_until == 0 {
-                // Its issue executes the unit starting here (the answer
-                // depends on the position alone: asked once per instruction).
-                let known = &mut self.private_units[ctx.cur];
-                if *known == PrivateUnit::Unknown {
-                    let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
-                    *known = if cta.exec.private(ctx.w, ctx.pos) {
-                        PrivateUnit::Yes
-                    } else {
-                        PrivateUnit::No
-                    };
-                }
-                if *known == PrivateUnit::No {
-                    break;
-                }
-            }
-            if last == now {
+            if !taken {
                 // The end of cycle `now`, as `account_stalls` would take it:
                 // this warp is the first to become ready.
                 self.charge_stall(s, sm, now);
                 (since, stall, cur) = (now + 1, ctx.reason, ctx.cur);
+                taken = true;
             }
             // Waiting for operands until `ready`, then for the unit.
             if ready < at {
@@ -103,6 +124,66 @@ impl Model<'_> {
             sched.stall = stall;
             sched.stall_cur = cur;
         }
-        Ok(last)
+        Ok((last, slot))
+    }
+
+    /// Whether the warp in `slot` may issue its current instruction ahead
+    /// of the SM: no memory access for the model, and where its issue
+    /// executes a unit, a private one.
+    #[inline]
+    fn unit_may_run_ahead<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
+        let ctx = sm.warps[slot].as_ref().unwrap();
+        self.costs[ctx.cur].mem != MemClass::Dynamic
+            && (ctx.ran_until != 0 || self.private_unit(sm, slot))
+    }
+
+    /// Whether the issue unit starting at the current instruction of the
+    /// warp in `slot` is private (`CtaExec::private`, which depends on the
+    /// position alone: asked once per instruction).
+    #[inline]
+    fn private_unit<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
+        let ctx = sm.warps[slot].as_ref().unwrap();
+        let known = &mut self.private_units[ctx.cur];
+        if *known == PrivateUnit::Unknown {
+            let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
+            *known = if cta.exec.private(ctx.w, ctx.pos) {
+                PrivateUnit::Yes
+            } else {
+                PrivateUnit::No
+            };
+        }
+        *known == PrivateUnit::Yes
+    }
+
+    /// When the solo warp's next instruction (operands ready at
+    /// `solo_ready`; it last issued at `last`) would issue no earlier than
+    /// the first rival's operands arrive: the rival's context slot if the
+    /// walk has no choice to make, that is, the rival alone becomes ready
+    /// (no other waiting warp at the same cycle), its unit is free before
+    /// the solo warp or any other warp is ready, and its instruction may
+    /// run ahead. Changes nothing.
+    fn hand_off<C: CtaExec>(
+        &mut self,
+        sm: &Sm<C>,
+        s: usize,
+        solo_ready: u64,
+        last: u64,
+    ) -> Option<(usize, u64)> {
+        let sched = &sm.scheds[s];
+        let (r, local) = sched.next;
+        if r == u64::MAX {
+            return None;
+        }
+        let next = local as usize * sm.scheds.len() + s;
+        let ctx = sm.warps[next].as_ref()?;
+        if ctx.state != WState::Ready {
+            return None;
+        }
+        let at = r.max(sched.units[self.costs[ctx.cur].class as usize].busy_until);
+        debug_assert!(at > last);
+        if at >= solo_ready || sched.waiting_ready_by(at, local) {
+            return None;
+        }
+        self.unit_may_run_ahead(sm, next).then_some((next, at))
     }
 }
