@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
 use crate::error::Error;
 use crate::interp::{self, Access, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
-use crate::ir::{FuncId, Space, Terminator};
+use crate::ir::{FuncId, OpKind, Space, Terminator};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
 use crate::timing::memory::Kind;
 use crate::timing::occupancy::{occupancy, OccupancyInput};
@@ -150,11 +150,24 @@ impl CtaExec for TimedCta<'_> {
                 Terminator::Jump(_) | Terminator::Branch { .. } | Terminator::Switch { .. }
             );
         }
-        self.cta
+        match self
+            .cta
             .ctx
             .code
             .and_then(|c| c.piece(at.func, at.block, at.pc))
-            .is_some_and(|p| p.private)
+        {
+            Some(piece) => piece.private,
+            // Warp-wide ops the driver interprets that read and write only
+            // this warp's registers and cannot fault (`mma` can, when part
+            // of the warp runs it).
+            None => matches!(
+                block.ops[at.pc].kind,
+                OpKind::Shfl { .. }
+                    | OpKind::Vote { .. }
+                    | OpKind::Match { .. }
+                    | OpKind::Redux { .. }
+            ),
+        }
     }
 
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), (u64, Fault)> {
