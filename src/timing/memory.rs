@@ -557,6 +557,16 @@ mod tests {
         assert_eq!(mem.stats.bank_conflict_degree_max, 32);
     }
 
+    /// A deterministic pseudo-random sequence for the randomized tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// Bank-conflict degrees against the definition (the most distinct
     /// words one of the 32 four-byte banks delivers), over random accesses
     /// one after another on one memory system (its scratch state carries
@@ -564,13 +574,7 @@ mod tests {
     #[test]
     fn bank_degree_matches_its_definition() {
         let mut mem = MemorySystem::new(&arch());
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for case in 0..4000u64 {
             let size = [4u64, 8, 16, 1][(case % 4) as usize];
             let mask = match case % 3 {
@@ -627,13 +631,7 @@ mod tests {
     #[test]
     fn sectors_match_their_definition() {
         let mem = MemorySystem::new(&arch());
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for case in 0..4000u64 {
             let size = [1u64, 2, 4, 8, 16][(case % 5) as usize];
             let base = 0x10_0000 + (next() % 4096) * size;
