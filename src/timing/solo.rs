@@ -157,11 +157,11 @@ impl Model<'_> {
 
     /// When the solo warp's next instruction (operands ready at
     /// `solo_ready`; it last issued at `last`) would issue no earlier than
-    /// the first rival's operands arrive: the rival's context slot if the
-    /// walk has no choice to make, that is, the rival alone becomes ready
-    /// (no other waiting warp at the same cycle), its unit is free before
-    /// the solo warp or any other warp is ready, and its instruction may
-    /// run ahead. Changes nothing.
+    /// the first rival's operands arrive: the rival's context slot and the
+    /// cycle it issues at, if the walk has no choice to make there: no
+    /// other warp's operands (the solo warp's included) arrive by that
+    /// cycle, the rival's unit is free at it, and its instruction may run
+    /// ahead. Leaves the scheduler as it is.
     fn hand_off<C: CtaExec>(
         &mut self,
         sm: &Sm<C>,
