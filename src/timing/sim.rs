@@ -123,15 +123,6 @@ pub(super) struct InstrCounts {
     pub threads: u64,
 }
 
-/// Whether the issue unit starting at an instruction is private to its warp
-/// (`CtaExec::private`), learned the first time a solo run asks.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum PrivateUnit {
-    Unknown,
-    Yes,
-    No,
-}
-
 /// Per-class facts of the preset.
 pub(super) struct ClassInfo {
     pub per_cycle: [u32; 8],
@@ -159,8 +150,9 @@ pub(super) struct Model<'a> {
     pub placing: bool,
     /// `arch.scheduler.dispatch_blocks_warp`.
     pub dispatch_blocks_warp: bool,
-    /// Per instruction: whether the unit starting there is private.
-    pub private_units: Vec<PrivateUnit>,
+    /// Per instruction: whether the unit starting there is private
+    /// (`CtaExec::private`), once a solo run has asked.
+    pub private_units: Vec<Option<bool>>,
 }
 
 /// Runs the grid through the cycle model; faults from execution end it.
@@ -209,7 +201,7 @@ pub fn simulate<G: GridExec>(
         instr_cycles: vec![InstrCounts::default(); program.instrs.len()],
         placing: true,
         dispatch_blocks_warp: arch.scheduler.dispatch_blocks_warp,
-        private_units: vec![PrivateUnit::Unknown; program.instrs.len()],
+        private_units: vec![None; program.instrs.len()],
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);

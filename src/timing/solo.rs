@@ -24,7 +24,7 @@
 use super::exec::{CtaExec, GridExec};
 use super::program::MemClass;
 use super::report::Stall;
-use super::sim::{Model, PrivateUnit, Sm, WState};
+use super::sim::{Model, Sm, WState};
 
 impl Model<'_> {
     /// After the warp in `slot` issued at `now` on scheduler `s` (and
@@ -143,16 +143,10 @@ impl Model<'_> {
     #[inline]
     fn private_unit<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
         let ctx = sm.warps[slot].as_ref().unwrap();
-        let known = &mut self.private_units[ctx.cur];
-        if *known == PrivateUnit::Unknown {
+        *self.private_units[ctx.cur].get_or_insert_with(|| {
             let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
-            *known = if cta.exec.private(ctx.w, ctx.pos) {
-                PrivateUnit::Yes
-            } else {
-                PrivateUnit::No
-            };
-        }
-        *known == PrivateUnit::Yes
+            cta.exec.private(ctx.w, ctx.pos)
+        })
     }
 
     /// When the solo warp's next instruction (operands ready at
