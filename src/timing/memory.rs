@@ -97,6 +97,17 @@ impl Cache {
     }
 }
 
+/// Whether every lane of `mask` (not empty) uses the same address.
+#[inline]
+fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
+    let first = addrs[mask.trailing_zeros() as usize];
+    let mut rest = mask & (mask - 1);
+    while rest != 0 && addrs[rest.trailing_zeros() as usize] == first {
+        rest &= rest - 1;
+    }
+    rest == 0
+}
+
 /// The memory system shared by all SMs: L2 and DRAM.
 pub struct MemorySystem {
     l2: Cache,
@@ -272,11 +283,7 @@ impl MemorySystem {
         }
         // Every lane at one address (a broadcast load, an atomic on one
         // counter): its one or two sectors.
-        let mut rest = mask & (mask - 1);
-        while rest != 0 && addrs[rest.trailing_zeros() as usize] == lo {
-            rest &= rest - 1;
-        }
-        if rest == 0 {
+        if one_address(mask, addrs) {
             let (first, last) = (lo >> shift, lo.wrapping_add(span) >> shift);
             if last.wrapping_sub(first) < 2 {
                 out[0] = first;
@@ -402,9 +409,8 @@ impl MemorySystem {
         if mask != 0 {
             // Every lane at one address (a broadcast): its words lie in
             // distinct banks, one pass.
-            let first = addrs[mask.trailing_zeros() as usize];
-            let same = (0..32).all(|l| mask & (1 << l) == 0 || addrs[l] == first);
-            if same && size as u64 <= self.banks as u64 * self.bank_bytes as u64 {
+            if one_address(mask, addrs) && size as u64 <= self.banks as u64 * self.bank_bytes as u64
+            {
                 self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(1);
                 self.stats.bank_conflict_degree_sum += 1;
                 return Cost {
