@@ -401,6 +401,42 @@ impl MemorySystem {
         true
     }
 
+    /// The degree of an access (at most four words per lane) whose words
+    /// are easy to see: all within a window of as many consecutive words
+    /// as there are banks (distinct words then lie in distinct banks:
+    /// degree 1), or lanes in a run at consecutive addresses (their words
+    /// are one run of W words: degree ceil(W / banks), when aligned).
+    /// `None` otherwise.
+    #[inline]
+    fn window_degree(&self, mask: u32, addrs: &[u64; 32], size: u32, shift: u32) -> Option<u32> {
+        let span = size.max(1) as u64 - 1;
+        let banks = self.banks as u64;
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = mask;
+        while m != 0 {
+            let a = addrs[m.trailing_zeros() as usize];
+            m &= m - 1;
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+        let (first, last) = (lo >> shift, hi.checked_add(span)? >> shift);
+        if last - first < banks {
+            return Some(1);
+        }
+        // A run of lanes, each `size` bytes after the one before.
+        let first_lane = mask.trailing_zeros() as u64;
+        let last_lane = 31 - mask.leading_zeros() as u64;
+        let run = (mask >> first_lane) as u64;
+        let step = span + 1;
+        let base = addrs[first_lane as usize];
+        if run & (run + 1) != 0 || hi - lo != (last_lane - first_lane) * step || base % step != 0 {
+            return None;
+        }
+        let strided =
+            (first_lane..=last_lane).all(|l| addrs[l as usize] == base + (l - first_lane) * step);
+        strided.then(|| (last - first + 1).div_ceil(banks) as u32)
+    }
+
     /// A shared-memory access: the bank-conflict degree is the largest
     /// number of distinct words any bank must deliver (lanes reading the
     /// same word share it).
@@ -421,6 +457,17 @@ impl MemorySystem {
         }
         let bank_bytes = self.bank_bytes as u64;
         if let Some(shift) = self.bank_shift {
+            if mask != 0 && size as u64 <= 4 * bank_bytes {
+                if let Some(degree) = self.window_degree(mask, addrs, size, shift) {
+                    self.stats.bank_conflict_degree_max =
+                        self.stats.bank_conflict_degree_max.max(degree);
+                    self.stats.bank_conflict_degree_sum += degree as u64;
+                    return Cost {
+                        latency: self.shared_latency + degree - 1,
+                        replays: degree - 1,
+                    };
+                }
+            }
             if size as u64 <= bank_bytes
                 && self.banks.is_power_of_two()
                 && self.banks <= 64
@@ -585,15 +632,25 @@ mod tests {
             let size = [4u64, 8, 16, 1][(case % 4) as usize];
             let mask = match case % 3 {
                 0 => u32::MAX,
-                _ => next() as u32,
+                1 => next() as u32,
+                // A run of lanes.
+                _ => {
+                    let start = next() % 32;
+                    let len = 1 + next() % (32 - start);
+                    (((1u64 << len) - 1) << start) as u32
+                }
             };
             // Few distinct words (conflicts and broadcasts), strides, or
             // anything.
             let spread = [8u64, 64, 4096][((case / 4) % 3) as usize];
-            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 12) % 3 {
+            let base = (next() % 4096) * size;
+            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 12) % 4 {
                 0 => (next() % spread) * size,
                 1 => (l as u64 * size * (1 + case % 5)) % 8192,
-                _ => 1024 + (next() % 16) * size,
+                // Within 16 words, or 33 (a window one word too wide).
+                2 => 1024 + (next() % [16, 33][(case / 48) as usize % 2]) * 4,
+                // A run of lanes from anywhere.
+                _ => base + l as u64 * size,
             });
             let mut words: Vec<u64> = Vec::new();
             for (l, &a) in addrs.iter().enumerate() {
