@@ -162,6 +162,16 @@ pub(crate) fn exp2i(e: i32) -> f64 {
 /// `mode`, handling subnormal results, overflow (to infinity or the largest
 /// finite value, as the mode dictates) and signed zeros.
 pub(crate) fn round_f64(fmt: Fmt, x: f64, mode: Rounding) -> u64 {
+    if fmt == F32 && mode == Rounding::Rn && !x.is_nan() {
+        // The host's conversion is this rounding (IEEE 754 round to
+        // nearest even, with subnormals, overflow and signed zeros).
+        return (x as f32).to_bits() as u64;
+    }
+    round_f64_bits(fmt, x, mode)
+}
+
+/// `round_f64` worked out on the bits, for every format and mode.
+fn round_f64_bits(fmt: Fmt, x: f64, mode: Rounding) -> u64 {
     let neg = x.is_sign_negative();
     let sign = fmt.zero(neg);
     if x.is_nan() {
@@ -273,6 +283,41 @@ mod tests {
 
     fn p2(e: i32) -> f64 {
         exp2i(e)
+    }
+
+    /// The host's f64 -> f32 conversion (the fast path) agrees with the
+    /// rounding worked out on the bits: ties, subnormals, overflow, zeros.
+    #[test]
+    fn f32_fast_path_matches_the_bits() {
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+        ];
+        for _ in 0..200_000 {
+            let r = next();
+            // Exponents around f32's range (subnormals, overflow), and
+            // fractions with few low bits set (ties and near-ties).
+            let e = 1023 - 160 + (r % 300);
+            let frac = match (r >> 9) % 3 {
+                0 => next() & ((1 << 52) - 1),
+                1 => (next() & 0x7F_FFFF) << 29 | 1 << 28,
+                _ => (next() & 0x7F_FFFF) << 29 | (r >> 20) & 0x1FFF_FFFF,
+            };
+            cases.push(f64::from_bits((r >> 63) << 63 | e << 52 | frac));
+        }
+        for x in cases {
+            assert_eq!(round_f64(F32, x, Rn), round_f64_bits(F32, x, Rn), "{x:e}");
+        }
     }
 
     #[test]
