@@ -129,6 +129,15 @@ impl Fmt {
         if self == F64 {
             return f64::from_bits(x);
         }
+        if self == F32 {
+            // The host's widening is exact (subnormals included).
+            return f32::from_bits(x as u32) as f64;
+        }
+        self.to_f64_bits(x)
+    }
+
+    /// `to_f64` worked out on the bits.
+    fn to_f64_bits(self, x: u64) -> f64 {
         let neg = self.is_neg(x);
         let a = self.abs(x);
         let e = (a >> self.mbits) as i32;
@@ -283,6 +292,38 @@ mod tests {
 
     fn p2(e: i32) -> f64 {
         exp2i(e)
+    }
+
+    /// The host's f32 -> f64 widening (the fast path) agrees with the
+    /// value worked out on the bits, for every non-NaN f32.
+    #[test]
+    fn f32_widening_matches_the_bits() {
+        let mut x = 0u64;
+        while x <= u32::MAX as u64 {
+            if !F32.is_nan(x) {
+                assert_eq!(
+                    F32.to_f64(x).to_bits(),
+                    F32.to_f64_bits(x).to_bits(),
+                    "{x:#x}"
+                );
+            }
+            x += 0x1_0001;
+        }
+        for x in [
+            0,
+            1,
+            0x8000_0001,
+            0x007F_FFFF,
+            0x0080_0000,
+            0x7F7F_FFFF,
+            0x7F80_0000,
+        ] {
+            assert_eq!(
+                F32.to_f64(x).to_bits(),
+                F32.to_f64_bits(x).to_bits(),
+                "{x:#x}"
+            );
+        }
     }
 
     /// The host's f64 -> f32 conversion (the fast path) agrees with the
