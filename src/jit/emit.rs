@@ -64,6 +64,7 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pub trusted: MemFlagsData,
     pub plain: MemFlagsData,
     ptr_sig: Option<cranelift_codegen::ir::SigRef>,
+    pure3_sig: Option<cranelift_codegen::ir::SigRef>,
     miss_sig: Option<cranelift_codegen::ir::SigRef>,
     fault_sig: Option<cranelift_codegen::ir::SigRef>,
 }
@@ -106,6 +107,7 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             trusted: MemFlagsData::trusted(),
             plain: MemFlagsData::new(),
             ptr_sig: None,
+            pure3_sig: None,
             miss_sig: None,
             fault_sig: None,
         };
@@ -371,8 +373,33 @@ impl PieceBuilder<'_, '_> {
         }
     }
 
-    /// Calls [`helpers::jit_pure`] for one lane.
+    /// Calls [`helpers::jit_pure3`] (one destination, at most three
+    /// sources, passed in registers) or else [`helpers::jit_pure`] for one
+    /// lane.
     pub fn call_pure(&mut self, op: &Op, srcs: &[Value]) -> Vec<Value> {
+        if op.dsts.len() == 1 && srcs.len() <= 3 {
+            let sig = *self.pure3_sig.get_or_insert_with(|| {
+                let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+                s.params = vec![AbiParam::new(I64); 4];
+                s.returns = vec![AbiParam::new(I64)];
+                self.b.import_signature(s)
+            });
+            let op_ptr = self.b.ins().iconst(I64, op as *const Op as i64);
+            let mut args = vec![op_ptr];
+            for k in 0..3 {
+                let v = match srcs.get(k) {
+                    Some(&v) => v,
+                    None => self.b.ins().iconst(I64, 0),
+                };
+                args.push(v);
+            }
+            let f = self
+                .b
+                .ins()
+                .iconst(I64, helpers::jit_pure3 as *const () as i64);
+            let call = self.b.ins().call_indirect(sig, f, &args);
+            return vec![self.b.inst_results(call)[0]];
+        }
         let slot = self.b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
             (2 * MAX_OPERANDS * 8) as u32,

@@ -21,6 +21,20 @@ pub unsafe extern "C" fn jit_pure(op: *const Op, srcs: *const u64, out: *mut u64
     std::ptr::copy_nonoverlapping(res.as_ptr(), out, MAX_OPERANDS);
 }
 
+/// Computes a pure op of one destination and at most three sources from
+/// the values `a`, `b`, `c` (the first `op.srcs.len()` of them): what
+/// [`jit_pure`] computes, with the operands in registers.
+///
+/// # Safety
+/// `op` points at a live op.
+pub unsafe extern "C" fn jit_pure3(op: *const Op, a: u64, b: u64, c: u64) -> u64 {
+    let op = &*op;
+    let srcs = [a, b, c];
+    let mut res = [0u64; MAX_OPERANDS];
+    pure::eval(op, &srcs[..op.srcs.len().min(3)], &mut res);
+    res[0]
+}
+
 /// Checks a global access the inline test did not accept (outside the
 /// arena, misaligned, crossing a granule, or invalid): returns 0 if
 /// [`GlobalMemory::check`](crate::runtime::memory::GlobalMemory::check)
