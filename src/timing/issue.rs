@@ -11,6 +11,7 @@ use super::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next};
 use super::memory::Kind;
 use super::program::MemClass;
 use super::report::{IssueEvent, Stall};
+use super::sched::Sched;
 use super::sim::{Model, Sm, WState, WarpCtx};
 
 impl Model<'_> {
@@ -61,7 +62,11 @@ impl Model<'_> {
                         break;
                     }
                 }
-                let r = self.issue(sm, sm_index, s, slot, grid, now)?;
+                let r = if self.issue_within_unit(sm, sm_index, s, slot, now) {
+                    0
+                } else {
+                    self.issue(sm, sm_index, s, slot, grid, now)?
+                };
                 retired_here += r;
                 if r > 0 {
                     break;
@@ -125,6 +130,101 @@ impl Model<'_> {
         ))
     }
 
+    /// Issues the current instruction of the warp in `slot` where that is
+    /// bookkeeping only (what `issue` would do, without its general path):
+    /// a later op of an issue unit that already ran, not its last, and no
+    /// memory access for the model. Returns false, changing nothing,
+    /// otherwise.
+    #[inline(always)]
+    pub(super) fn issue_within_unit<C>(
+        &mut self,
+        sm: &mut Sm<C>,
+        sm_index: usize,
+        s: usize,
+        slot: usize,
+        now: u64,
+    ) -> bool {
+        let Sm { warps, scheds, .. } = sm;
+        let Some(ctx) = warps[slot].as_mut() else {
+            return false;
+        };
+        let next_pc = ctx.pos.pc + 1;
+        if ctx.ran_until == 0 || ctx.ran_until == usize::MAX || next_pc >= ctx.ran_until {
+            return false;
+        }
+        let ic = &self.costs[ctx.cur];
+        let latency = match ic.mem {
+            MemClass::Dynamic => return false,
+            MemClass::Constant => self.arch.latency.constant,
+            _ => ic.latency,
+        };
+        let dispatch = ic.dispatch;
+        self.book(&mut scheds[s], ctx, sm_index, s, now, dispatch, latency, false);
+        ctx.pos.pc = next_pc;
+        ctx.cur += 1;
+        self.compute_ready(ctx);
+        true
+    }
+
+    /// Books the issue at `now` of the current instruction of `ctx` on
+    /// scheduler `s` (`sched`): its unit for `dispatch` cycles, the warp's
+    /// dispatch, its results ready `latency` later (`from_mem`: produced by
+    /// a memory access), the report's counts and events.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn book(
+        &mut self,
+        sched: &mut Sched,
+        ctx: &mut WarpCtx,
+        sm_index: usize,
+        s: usize,
+        now: u64,
+        dispatch: u32,
+        latency: u32,
+        from_mem: bool,
+    ) {
+        let ic = &self.costs[ctx.cur];
+        let unit = &mut sched.units[ic.class as usize];
+        if dispatch > 1 {
+            unit.busy_until = now + dispatch as u64;
+            unit.cycle = now;
+            unit.used = u32::MAX;
+        } else if unit.cycle == now {
+            unit.used += 1;
+        } else {
+            unit.cycle = now;
+            unit.used = 1;
+        }
+        ctx.next_free = now
+            + if self.dispatch_blocks_warp {
+                dispatch as u64
+            } else {
+                ic.cost as u64
+            };
+        let ready = ((now + latency as u64) << 1) | from_mem as u64;
+        for &d in &self.program.regs[ic.ops.1 as usize..ic.ops.2 as usize] {
+            ctx.ready[d as usize] = ready;
+        }
+        // Report (per instruction; summed at the end).
+        let counts = &mut self.instr_cycles[ctx.cur];
+        counts.cycles += dispatch as u64;
+        counts.issues += 1;
+        counts.threads += ctx.threads as u64;
+        if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
+            let instr = &self.program.instrs[ctx.cur];
+            self.report.events.push(IssueEvent {
+                cycle: now,
+                sm: sm_index as u32,
+                scheduler: s as u32,
+                cta: ctx.cta_linear,
+                warp: ctx.w as u32,
+                ordinal: instr.ordinal,
+                line: instr.line,
+                dispatch,
+            });
+        }
+    }
+
     /// Issues the current instruction of the warp in `slot`: executes its
     /// unit if it has not run, books the unit, sets its results' ready
     /// times, and moves to the next instruction. Returns the CTAs retired
@@ -140,7 +240,6 @@ impl Model<'_> {
     ) -> Result<u32, G::Fault> {
         let ctx = sm.warps[slot].as_mut().unwrap();
         let ic = self.costs[ctx.cur];
-        let class = ic.class as usize;
         let mut latency = ic.latency;
         let mut replays = 0;
         let mut from_mem = false;
@@ -189,47 +288,8 @@ impl Model<'_> {
         } else if ic.mem == MemClass::Dynamic && !from_mem && latency == 0 {
             latency = self.arch.memory.l2_latency;
         }
-        // Book the unit and the warp's dispatch.
         let dispatch = ic.dispatch + replays;
-        let unit = &mut sm.scheds[s].units[class];
-        if dispatch > 1 {
-            unit.busy_until = now + dispatch as u64;
-            unit.cycle = now;
-            unit.used = u32::MAX;
-        } else if unit.cycle == now {
-            unit.used += 1;
-        } else {
-            unit.cycle = now;
-            unit.used = 1;
-        }
-        ctx.next_free = now
-            + if self.dispatch_blocks_warp {
-                dispatch as u64
-            } else {
-                ic.cost as u64
-            };
-        let ready = ((now + latency as u64) << 1) | from_mem as u64;
-        for &d in &self.program.regs[ic.ops.1 as usize..ic.ops.2 as usize] {
-            ctx.ready[d as usize] = ready;
-        }
-        // Report (per instruction; summed at the end).
-        let counts = &mut self.instr_cycles[ctx.cur];
-        counts.cycles += dispatch as u64;
-        counts.issues += 1;
-        counts.threads += ctx.threads as u64;
-        if ctx.record && now >= self.cfg.window.0 && now <= self.cfg.window.1 {
-            let instr = &self.program.instrs[ctx.cur];
-            self.report.events.push(IssueEvent {
-                cycle: now,
-                sm: sm_index as u32,
-                scheduler: s as u32,
-                cta: ctx.cta_linear,
-                warp: ctx.w as u32,
-                ordinal: instr.ordinal,
-                line: instr.line,
-                dispatch,
-            });
-        }
+        self.book(&mut sm.scheds[s], ctx, sm_index, s, now, dispatch, latency, from_mem);
         // Move on.
         let next_pc = ctx.pos.pc + 1;
         if next_pc < ctx.ran_until && ctx.ran_until != usize::MAX && !barrier {

@@ -111,8 +111,10 @@ impl Model<'_> {
                 (since, stall) = (ready, Stall::UnitBusy);
             }
             self.charge(since, at, stall, cur);
-            let retired = self.issue(sm, sm_index, s, slot, grid, at)?;
-            debug_assert_eq!(retired, 0, "a private unit leaves the warp running");
+            if !self.issue_within_unit(sm, sm_index, s, slot, at) {
+                let retired = self.issue(sm, sm_index, s, slot, grid, at)?;
+                debug_assert_eq!(retired, 0, "a private unit leaves the warp running");
+            }
             let ctx = sm.warps[slot].as_ref().unwrap();
             (since, stall, cur) = (at + 1, ctx.reason, ctx.cur);
             last = at;
