@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
 
-use super::helpers;
+use super::{helpers, trampoline};
 use crate::interp::abi::offsets;
 use crate::interp::pure::MAX_OPERANDS;
 use crate::ir::liveness::RegSet;
@@ -65,8 +65,13 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pub plain: MemFlagsData,
     ptr_sig: Option<cranelift_codegen::ir::SigRef>,
     pure3_sig: Option<cranelift_codegen::ir::SigRef>,
+    pure_cold_sig: Option<cranelift_codegen::ir::SigRef>,
     miss_sig: Option<cranelift_codegen::ir::SigRef>,
+    miss_cold_sig: Option<cranelift_codegen::ir::SigRef>,
     fault_sig: Option<cranelift_codegen::ir::SigRef>,
+    /// The cold-path trampolines (`None` if they failed to build: the
+    /// helpers are then called directly).
+    trampolines: Option<trampoline::Trampolines>,
 }
 
 impl<'a, 'b> PieceBuilder<'a, 'b> {
@@ -108,8 +113,11 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             plain: MemFlagsData::new(),
             ptr_sig: None,
             pure3_sig: None,
+            pure_cold_sig: None,
             miss_sig: None,
+            miss_cold_sig: None,
             fault_sig: None,
+            trampolines: trampoline::get().ok(),
         };
         let entry = p.b.create_block();
         p.b.append_block_params_for_function_params(entry);
@@ -400,6 +408,19 @@ impl PieceBuilder<'_, '_> {
             let call = self.b.ins().call_indirect(sig, f, &args);
             return vec![self.b.inst_results(call)[0]];
         }
+        self.call_pure_through_slots(op, srcs, false)
+    }
+
+    /// As `call_pure`, from a block that rarely runs (a NaN result's
+    /// slow path): through the `preserve_all` trampoline, so that the call
+    /// clobbers no register of the hot path.
+    pub fn call_pure_cold(&mut self, op: &Op, srcs: &[Value]) -> Vec<Value> {
+        self.call_pure_through_slots(op, srcs, true)
+    }
+
+    /// Calls [`helpers::jit_pure`] (`cold`: through its trampoline) with
+    /// the operands and results in a stack slot.
+    fn call_pure_through_slots(&mut self, op: &Op, srcs: &[Value], cold: bool) -> Vec<Value> {
         let slot = self.b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
             (2 * MAX_OPERANDS * 8) as u32,
@@ -414,18 +435,29 @@ impl PieceBuilder<'_, '_> {
             .ins()
             .stack_addr(I64, slot, (MAX_OPERANDS * 8) as i32);
         let op_ptr = self.b.ins().iconst(I64, op as *const Op as i64);
-        let sig = *self.ptr_sig.get_or_insert_with(|| {
-            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-            s.params = vec![AbiParam::new(I64); 3];
-            self.b.import_signature(s)
-        });
-        let f = self
-            .b
-            .ins()
-            .iconst(I64, helpers::jit_pure as *const () as i64);
-        self.b
-            .ins()
-            .call_indirect(sig, f, &[op_ptr, srcs_ptr, out_ptr]);
+        if let Some(t) = self.trampolines.filter(|_| cold) {
+            let sig = *self.pure_cold_sig.get_or_insert_with(|| {
+                self.b
+                    .import_signature(trampoline::signature(&trampoline::PURE))
+            });
+            let f = self.b.ins().iconst(I64, t.pure);
+            self.b
+                .ins()
+                .call_indirect(sig, f, &[op_ptr, srcs_ptr, out_ptr]);
+        } else {
+            let sig = *self.ptr_sig.get_or_insert_with(|| {
+                let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+                s.params = vec![AbiParam::new(I64); 3];
+                self.b.import_signature(s)
+            });
+            let f = self
+                .b
+                .ins()
+                .iconst(I64, helpers::jit_pure as *const () as i64);
+            self.b
+                .ins()
+                .call_indirect(sig, f, &[op_ptr, srcs_ptr, out_ptr]);
+        }
         (0..op.dsts.len())
             .map(|k| {
                 self.b
@@ -470,6 +502,24 @@ impl PieceBuilder<'_, '_> {
 
     /// Calls [`helpers::jit_global_check`]; returns its status (i32).
     pub fn call_global_check(&mut self, addr: Value, size: u64) -> Value {
+        if let Some(t) = self.trampolines {
+            let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                4,
+                2,
+            ));
+            let out = self.b.ins().stack_addr(I64, slot, 0);
+            let sig = *self.miss_cold_sig.get_or_insert_with(|| {
+                self.b
+                    .import_signature(trampoline::signature(&trampoline::GLOBAL_CHECK))
+            });
+            let f = self.b.ins().iconst(I64, t.global_check);
+            let size = self.b.ins().iconst(I64, size as i64);
+            self.b
+                .ins()
+                .call_indirect(sig, f, &[self.env, addr, size, out]);
+            return self.b.ins().stack_load(I32, I32, slot, 0);
+        }
         let sig = *self.miss_sig.get_or_insert_with(|| {
             let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
             s.params = vec![AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)];
@@ -492,23 +542,30 @@ impl PieceBuilder<'_, '_> {
             self.b.ins().jump(abort, &[]);
             return;
         }
-        let sig = *self.fault_sig.get_or_insert_with(|| {
-            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-            s.params = vec![
-                AbiParam::new(I64),
-                AbiParam::new(I32),
-                AbiParam::new(I32),
-                AbiParam::new(I32),
-                AbiParam::new(I32),
-                AbiParam::new(I64),
-                AbiParam::new(I64),
-            ];
-            self.b.import_signature(s)
-        });
-        let f = self
-            .b
-            .ins()
-            .iconst(I64, helpers::jit_fault as *const () as i64);
+        let (sig, f) = match self.trampolines {
+            Some(t) => {
+                let sig = *self.fault_sig.get_or_insert_with(|| {
+                    self.b
+                        .import_signature(trampoline::signature(&trampoline::FAULT))
+                });
+                (sig, self.b.ins().iconst(I64, t.fault))
+            }
+            None => {
+                let sig = *self.fault_sig.get_or_insert_with(|| {
+                    let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+                    s.params = trampoline::FAULT
+                        .iter()
+                        .map(|&t| AbiParam::new(t))
+                        .collect();
+                    self.b.import_signature(s)
+                });
+                let f = self
+                    .b
+                    .ins()
+                    .iconst(I64, helpers::jit_fault as *const () as i64);
+                (sig, f)
+            }
+        };
         let op = self.b.ins().iconst(I32, index as i64);
         let lane = self.b.ins().ireduce(I32, self.lane);
         let space = self.b.ins().iconst(I32, space as i64);

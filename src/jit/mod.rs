@@ -15,6 +15,7 @@ mod mem;
 mod ops;
 pub mod plan;
 mod region;
+mod trampoline;
 
 use std::time::{Duration, Instant};
 

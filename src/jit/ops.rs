@@ -393,7 +393,7 @@ impl PieceBuilder<'_, '_> {
         self.b.set_cold_block(slow);
         self.b.ins().brif(nan, slow, &[], done, &[bits.into()]);
         self.b.switch_to_block(slow);
-        let v = self.call_pure(op, s)[0];
+        let v = self.call_pure_cold(op, s)[0];
         self.b.ins().jump(done, &[v.into()]);
         self.b.switch_to_block(done);
         Some(vec![self.b.block_params(done)[0]])
