@@ -159,7 +159,16 @@ impl Model<'_> {
             _ => ic.latency,
         };
         let dispatch = ic.dispatch;
-        self.book(&mut scheds[s], ctx, sm_index, s, now, dispatch, latency, false);
+        self.book(
+            &mut scheds[s],
+            ctx,
+            sm_index,
+            s,
+            now,
+            dispatch,
+            latency,
+            false,
+        );
         ctx.pos.pc = next_pc;
         ctx.cur += 1;
         self.compute_ready(ctx);
@@ -289,7 +298,16 @@ impl Model<'_> {
             latency = self.arch.memory.l2_latency;
         }
         let dispatch = ic.dispatch + replays;
-        self.book(&mut sm.scheds[s], ctx, sm_index, s, now, dispatch, latency, from_mem);
+        self.book(
+            &mut sm.scheds[s],
+            ctx,
+            sm_index,
+            s,
+            now,
+            dispatch,
+            latency,
+            from_mem,
+        );
         // Move on.
         let next_pc = ctx.pos.pc + 1;
         if next_pc < ctx.ran_until && ctx.ran_until != usize::MAX && !barrier {
