@@ -518,7 +518,7 @@ impl PieceBuilder<'_, '_> {
             self.b
                 .ins()
                 .call_indirect(sig, f, &[self.env, addr, size, out]);
-            return self.b.ins().stack_load(I32, I32, slot, 0);
+            return self.b.ins().stack_load(I64, I32, slot, 0);
         }
         let sig = *self.miss_sig.get_or_insert_with(|| {
             let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
