@@ -96,8 +96,10 @@ pub(super) struct Sm<C> {
 }
 
 /// What issuing an instruction costs on this preset, precomputed per
-/// instruction of the program.
+/// instruction of the program. Aligned to 32 bytes (its size rounded up
+/// from 28), so that indexing the table is a shift.
 #[derive(Clone, Copy)]
+#[repr(align(32))]
 pub(super) struct IssueCost {
     pub class: u8,
     pub mem: MemClass,
