@@ -83,9 +83,9 @@ impl Model<'_> {
                 // is the first to become ready.
                 let rival_ctx = sm.warps[next].as_ref().unwrap();
                 (since, stall, cur) = (last + 1, rival_ctx.reason, rival_ctx.cur);
+                let local = rival_ctx.local;
                 self.enqueue(sm, slot, last);
                 // The walk's visit at `next_at` wakes it alone and picks it.
-                let local = (next / sm.scheds.len()) as u32;
                 let sched = &mut sm.scheds[s];
                 sched.wake(next_at);
                 sched.take(local);
