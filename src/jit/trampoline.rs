@@ -24,7 +24,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module as _};
 
-use super::helpers;
+use super::{helpers, CodeMemory};
 
 /// The trampolines' addresses.
 #[derive(Clone, Copy, Debug)]
@@ -38,19 +38,14 @@ pub(super) struct Trampolines {
     pub pure: i64,
 }
 
-/// Keeps the trampolines' code mapped for the life of the process.
-struct Code(#[allow(dead_code)] JITModule);
-// SAFETY: as for `CodeMemory` (`jit/mod.rs`): the module only owns the
-// finalized, immutable code.
-unsafe impl Send for Code {}
-unsafe impl Sync for Code {}
-
-static TRAMPOLINES: OnceLock<Result<(Trampolines, Code), String>> = OnceLock::new();
+/// The trampolines and the module that keeps their code mapped for the
+/// life of the process.
+static TRAMPOLINES: OnceLock<Result<(Trampolines, CodeMemory), String>> = OnceLock::new();
 
 /// The trampolines, built on first use.
 pub(super) fn get() -> Result<Trampolines, String> {
     TRAMPOLINES
-        .get_or_init(|| build().map(|(t, m)| (t, Code(m))))
+        .get_or_init(|| build().map(|(t, m)| (t, CodeMemory(m))))
         .as_ref()
         .map(|(t, _)| *t)
         .map_err(Clone::clone)
