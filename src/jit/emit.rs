@@ -67,11 +67,9 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pure3_sig: Option<cranelift_codegen::ir::SigRef>,
     pure_cold_sig: Option<cranelift_codegen::ir::SigRef>,
     miss_sig: Option<cranelift_codegen::ir::SigRef>,
-    miss_cold_sig: Option<cranelift_codegen::ir::SigRef>,
     fault_sig: Option<cranelift_codegen::ir::SigRef>,
-    /// The cold-path trampolines (`None` if they failed to build: the
-    /// helpers are then called directly).
-    trampolines: Option<trampoline::Trampolines>,
+    /// The cold-path trampolines.
+    trampolines: trampoline::Trampolines,
 }
 
 impl<'a, 'b> PieceBuilder<'a, 'b> {
@@ -83,6 +81,7 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
         cfunc: &'b mut cranelift_codegen::ir::Function,
         func: &'a Function,
         global_addrs: &'a [u64],
+        trampolines: trampoline::Trampolines,
     ) -> Self {
         let b = FunctionBuilder::new(cfunc, fctx);
         let mut p = PieceBuilder {
@@ -115,9 +114,8 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             pure3_sig: None,
             pure_cold_sig: None,
             miss_sig: None,
-            miss_cold_sig: None,
             fault_sig: None,
-            trampolines: trampoline::get().ok(),
+            trampolines,
         };
         let entry = p.b.create_block();
         p.b.append_block_params_for_function_params(entry);
@@ -167,13 +165,14 @@ pub(super) fn emit_piece(
     func: &Function,
     plan: &super::plan::PiecePlan,
     global_addrs: &[u64],
+    trampolines: trampoline::Trampolines,
     live_after: &RegSet,
     trace: bool,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> bool {
     let (start, end) = (plan.start, plan.end);
     let ops = &func.blocks[plan.block].ops;
-    let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs);
+    let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs, trampolines);
     if trace {
         p.trace = Some(p.load_env(I64, offsets::TRACE));
     }
@@ -435,12 +434,12 @@ impl PieceBuilder<'_, '_> {
             .ins()
             .stack_addr(I64, slot, (MAX_OPERANDS * 8) as i32);
         let op_ptr = self.b.ins().iconst(I64, op as *const Op as i64);
-        if let Some(t) = self.trampolines.filter(|_| cold) {
+        if cold {
             let sig = *self.pure_cold_sig.get_or_insert_with(|| {
                 self.b
                     .import_signature(trampoline::signature(&trampoline::PURE))
             });
-            let f = self.b.ins().iconst(I64, t.pure);
+            let f = self.b.ins().iconst(I64, self.trampolines.pure);
             self.b
                 .ins()
                 .call_indirect(sig, f, &[op_ptr, srcs_ptr, out_ptr]);
@@ -500,39 +499,23 @@ impl PieceBuilder<'_, '_> {
         (status, old)
     }
 
-    /// Calls [`helpers::jit_global_check`]; returns its status (i32).
+    /// Calls [`helpers::jit_global_check`] through its trampoline; returns
+    /// its status (i32).
     pub fn call_global_check(&mut self, addr: Value, size: u64) -> Value {
-        if let Some(t) = self.trampolines {
-            let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-                StackSlotKind::ExplicitSlot,
-                4,
-                2,
-            ));
-            let out = self.b.ins().stack_addr(I64, slot, 0);
-            let sig = *self.miss_cold_sig.get_or_insert_with(|| {
-                self.b
-                    .import_signature(trampoline::signature(&trampoline::GLOBAL_CHECK))
-            });
-            let f = self.b.ins().iconst(I64, t.global_check);
-            let size = self.b.ins().iconst(I64, size as i64);
+        let slot =
             self.b
-                .ins()
-                .call_indirect(sig, f, &[self.env, addr, size, out]);
-            return self.b.ins().stack_load(I64, I32, slot, 0);
-        }
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 4, 2));
+        let out = self.b.ins().stack_addr(I64, slot, 0);
         let sig = *self.miss_sig.get_or_insert_with(|| {
-            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-            s.params = vec![AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)];
-            s.returns = vec![AbiParam::new(I32)];
-            self.b.import_signature(s)
+            self.b
+                .import_signature(trampoline::signature(&trampoline::GLOBAL_CHECK))
         });
-        let f = self
-            .b
-            .ins()
-            .iconst(I64, helpers::jit_global_check as *const () as i64);
+        let f = self.b.ins().iconst(I64, self.trampolines.global_check);
         let size = self.b.ins().iconst(I64, size as i64);
-        let call = self.b.ins().call_indirect(sig, f, &[self.env, addr, size]);
-        self.b.inst_results(call)[0]
+        self.b
+            .ins()
+            .call_indirect(sig, f, &[self.env, addr, size, out]);
+        self.b.ins().stack_load(I64, I32, slot, 0)
     }
 
     /// Emits a jump to a new block that records a fault of this lane at op
@@ -542,30 +525,11 @@ impl PieceBuilder<'_, '_> {
             self.b.ins().jump(abort, &[]);
             return;
         }
-        let (sig, f) = match self.trampolines {
-            Some(t) => {
-                let sig = *self.fault_sig.get_or_insert_with(|| {
-                    self.b
-                        .import_signature(trampoline::signature(&trampoline::FAULT))
-                });
-                (sig, self.b.ins().iconst(I64, t.fault))
-            }
-            None => {
-                let sig = *self.fault_sig.get_or_insert_with(|| {
-                    let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-                    s.params = trampoline::FAULT
-                        .iter()
-                        .map(|&t| AbiParam::new(t))
-                        .collect();
-                    self.b.import_signature(s)
-                });
-                let f = self
-                    .b
-                    .ins()
-                    .iconst(I64, helpers::jit_fault as *const () as i64);
-                (sig, f)
-            }
-        };
+        let sig = *self.fault_sig.get_or_insert_with(|| {
+            self.b
+                .import_signature(trampoline::signature(&trampoline::FAULT))
+        });
+        let f = self.b.ins().iconst(I64, self.trampolines.fault);
         let op = self.b.ins().iconst(I32, index as i64);
         let lane = self.b.ins().ireduce(I32, self.lane);
         let space = self.b.ins().iconst(I32, space as i64);

@@ -144,6 +144,7 @@ pub fn compile_for(
         isa,
         cranelift_module::default_libcall_names(),
     ));
+    let trampolines = trampoline::get().map_err(|e| err("", e))?;
     let mut ctx = jit.make_context();
     let mut fctx = cranelift_frontend::FunctionBuilderContext::new();
     let mut sig = jit.make_signature();
@@ -182,6 +183,7 @@ pub fn compile_for(
                     &r,
                     &liveness,
                     global_addrs,
+                    trampolines,
                     jit.isa().frontend_config(),
                 );
                 define(&mut jit, &mut ctx, id, &name, &func.name)?;
@@ -202,6 +204,7 @@ pub fn compile_for(
                 func,
                 &p,
                 global_addrs,
+                trampolines,
                 &live_after,
                 timing,
                 jit.isa().frontend_config(),

@@ -21,6 +21,7 @@ use crate::ir::liveness::Liveness;
 use crate::ir::{Block, Function, Reg, Src, Terminator};
 
 /// Emits `plan`; returns (live-out count, uses local memory).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn emit_region(
     fctx: &mut cranelift_frontend::FunctionBuilderContext,
     cfunc: &mut cranelift_codegen::ir::Function,
@@ -28,6 +29,7 @@ pub(super) fn emit_region(
     plan: &RegionPlan,
     liveness: &Liveness,
     global_addrs: &[u64],
+    trampolines: super::trampoline::Trampolines,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> (usize, bool) {
     let in_region = |b: Block| plan.blocks.binary_search(&b).is_ok();
@@ -68,7 +70,7 @@ pub(super) fn emit_region(
         .filter(|r| live_exit.contains(*r))
         .collect();
 
-    let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs);
+    let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs, trampolines);
     let abort = p.b.create_block();
     let limit = p.b.create_block();
     p.abort = Some(abort);
