@@ -38,6 +38,15 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pub mask: Value,
     /// Start of the current lane's registers (`regs + lane * 8`).
     vars: HashMap<Reg, Variable>,
+    /// Per register, the f32 value the float op that last wrote it computed
+    /// before its NaN was made canonical (`float_result`), where that op's
+    /// block dominates the point of emission: the register's value, or a
+    /// NaN where the register holds one. Operations whose result depends
+    /// only on whether an operand is NaN (arithmetic that makes its own NaN
+    /// canonical, comparisons) read it instead of the register's bits.
+    f32_results: HashMap<Reg, Value>,
+    /// The raw f32 result of the op being emitted, if it has one.
+    pending_f32: Option<Value>,
     /// Where a faulting lane goes (skip to the next lane).
     pub next_lane: Block,
     /// In a region: a faulting lane aborts the whole call instead (the
@@ -92,6 +101,8 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             lane: Value::new(0),
             mask: Value::new(0),
             vars: HashMap::new(),
+            f32_results: HashMap::new(),
+            pending_f32: None,
             next_lane: Block::new(0),
             abort: None,
             clock_offset: 0,
@@ -324,6 +335,26 @@ impl PieceBuilder<'_, '_> {
         };
         let var = self.var(r);
         self.b.def_var(var, v);
+        self.f32_results.remove(&r);
+    }
+
+    /// The raw f32 result recorded for `s` (see `f32_results`), if any.
+    pub fn f32_result_of(&self, s: &Src) -> Option<Value> {
+        match s {
+            Src::Reg(r) => self.f32_results.get(r).copied(),
+            _ => None,
+        }
+    }
+
+    /// Records `r` as the raw f32 result of the op being emitted.
+    pub fn set_f32_result(&mut self, r: Value) {
+        self.pending_f32 = Some(r);
+    }
+
+    /// Forgets every recorded f32 result: emission moves to a block that
+    /// the blocks they were computed in need not dominate.
+    pub fn forget_f32_results(&mut self) {
+        self.f32_results.clear();
     }
 
     pub fn emit_guarded(&mut self, op: &Op, index: u32) {
@@ -344,6 +375,11 @@ impl PieceBuilder<'_, '_> {
         self.emit_op(op, index);
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
+        // The guarded op's results were computed in `run`, which does not
+        // dominate `after`.
+        for d in &op.dsts {
+            self.f32_results.remove(d);
+        }
     }
 
     fn emit_op(&mut self, op: &Op, index: u32) {
@@ -364,6 +400,7 @@ impl PieceBuilder<'_, '_> {
             } => self.atomic(op, index, *space, *ty, *offset),
             _ => {
                 let srcs: Vec<Value> = op.srcs.iter().map(|s| self.src(s)).collect();
+                self.pending_f32 = None;
                 let results = match self.inline_pure(op, &srcs) {
                     Some(r) => r,
                     None => {
@@ -375,6 +412,9 @@ impl PieceBuilder<'_, '_> {
                 };
                 for (d, v) in op.dsts.iter().zip(results) {
                     self.write(*d, v);
+                }
+                if let (Some(r), [d]) = (self.pending_f32.take(), op.dsts.as_slice()) {
+                    self.f32_results.insert(*d, r);
                 }
             }
         }

@@ -204,7 +204,7 @@ impl PieceBuilder<'_, '_> {
                 ftz: false,
                 combine: None,
             } => {
-                let c = self.compare(*cmp, *ty, s[0], s[1])?;
+                let c = self.compare(*cmp, *ty, op, s)?;
                 let p = self.b.ins().uextend(I64, c);
                 let q = self.b.ins().bxor_imm_s(p, 1);
                 vec![p, q]
@@ -235,9 +235,21 @@ impl PieceBuilder<'_, '_> {
         })
     }
 
-    /// An integer or (non-ftz) f32/f64 comparison, as an i8 truth value.
-    fn compare(&mut self, cmp: CmpOp, ty: Ty, a: Value, b: Value) -> Option<Value> {
+    /// The f32 operand `k` of `op` (`s[k]` its bits) for an operation whose
+    /// result depends on a NaN operand only through its being NaN: the raw
+    /// result of the float op that wrote it where one is recorded.
+    fn f32_operand(&mut self, op: &Op, k: usize, s: &[Value]) -> Value {
+        match self.f32_result_of(&op.srcs[k]) {
+            Some(x) => x,
+            None => self.f32_of(s[k]),
+        }
+    }
+
+    /// An integer or (non-ftz) f32/f64 comparison of the operands `s` of
+    /// `op`, as an i8 truth value.
+    fn compare(&mut self, cmp: CmpOp, ty: Ty, op: &Op, s: &[Value]) -> Option<Value> {
         use CmpOp::*;
+        let (a, b) = (s[0], s[1]);
         if !ty.is_float() {
             if ty.bits() < 8 {
                 return None;
@@ -266,7 +278,7 @@ impl PieceBuilder<'_, '_> {
             return Some(self.b.ins().icmp(cc, x, y));
         }
         let (x, y) = match ty {
-            Ty::F32 => (self.f32_of(a), self.f32_of(b)),
+            Ty::F32 => (self.f32_operand(op, 0, s), self.f32_operand(op, 1, s)),
             Ty::F64 => (self.f64_of(a), self.f64_of(b)),
             _ => return None,
         };
@@ -331,15 +343,21 @@ impl PieceBuilder<'_, '_> {
         if !supported {
             return None;
         }
-        let conv = |p: &mut Self, v: Value| {
+        // Every operation here makes a NaN result canonical, so an f32
+        // operand's NaN matters only as being one (`f32_operand`).
+        let conv = |p: &mut Self, k: usize| {
             if ty == Ty::F32 {
-                let v = if ftz { p.flush_f32(v) } else { v };
-                p.f32_of(v)
+                if ftz {
+                    let v = p.flush_f32(s[k]);
+                    p.f32_of(v)
+                } else {
+                    p.f32_operand(op, k, s)
+                }
             } else {
-                p.f64_of(v)
+                p.f64_of(s[k])
             }
         };
-        let a = conv(self, s[0]);
+        let a = conv(self, 0);
         let one = |p: &mut Self| {
             if ty == Ty::F32 {
                 p.b.ins().f32const(1.0)
@@ -354,7 +372,7 @@ impl PieceBuilder<'_, '_> {
             | FloatOp::Div
             | FloatOp::DivFull
             | FloatOp::DivApprox => {
-                let b = conv(self, s[1]);
+                let b = conv(self, 1);
                 match o {
                     FloatOp::Add => self.b.ins().fadd(a, b),
                     FloatOp::Sub => self.b.ins().fsub(a, b),
@@ -363,8 +381,8 @@ impl PieceBuilder<'_, '_> {
                 }
             }
             FloatOp::Fma | FloatOp::MulAdd => {
-                let b = conv(self, s[1]);
-                let c = conv(self, s[2]);
+                let b = conv(self, 1);
+                let c = conv(self, 2);
                 self.b.ins().fma(a, b, c)
             }
             FloatOp::Rcp | FloatOp::RcpApprox => {
@@ -383,6 +401,9 @@ impl PieceBuilder<'_, '_> {
         };
         if ty == Ty::F32 {
             let bits = self.f32_result(r);
+            if !ftz {
+                self.set_f32_result(r);
+            }
             return Some(vec![if ftz { self.flush_f32(bits) } else { bits }]);
         }
         let bits = self.b.ins().bitcast(I64, self.plain, r);

@@ -118,6 +118,7 @@ pub(super) fn emit_region(
     for &b in &plan.blocks {
         let data = &func.blocks[b];
         p.b.switch_to_block(blocks[&b]);
+        p.forget_f32_results();
         let add = |p: &mut PieceBuilder, v: Variable, n: i64| {
             let x = p.b.use_var(v);
             let y = p.b.ins().iadd_imm_s(x, n);
