@@ -123,6 +123,11 @@ impl Cache {
 #[inline]
 fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
     let first = addrs[mask.trailing_zeros() as usize];
+    // All 32 entries alike (inactive lanes keep an earlier access's
+    // address, often the same one): a branch-free test settles it.
+    if addrs.iter().fold(0, |d, &a| d | (a ^ first)) == 0 {
+        return true;
+    }
     let mut rest = mask & (mask - 1);
     while rest != 0 && addrs[rest.trailing_zeros() as usize] == first {
         rest &= rest - 1;
@@ -152,6 +157,8 @@ pub struct MemorySystem {
     shared_words: Vec<u64>,
     /// Scratch for conflict-free accesses: the word each bank delivers.
     word_in_bank: [u64; 64],
+    /// Scratch for a global access's distinct sectors (not cleared).
+    sectors: [u64; 64],
 }
 
 /// Where an access goes.
@@ -187,6 +194,7 @@ impl MemorySystem {
             // 256 KiB of words, more than any SM's shared memory.
             shared_words: vec![0; (256 << 10) / 4 / 64],
             word_in_bank: [0; 64],
+            sectors: [0; 64],
         }
     }
 
@@ -220,9 +228,14 @@ impl MemorySystem {
             (Kind::Store, _) => self.stats.global_stores += 1,
             (Kind::Atomic, _) => self.stats.global_atomics += 1,
         }
-        let mut sectors = [0u64; 64];
-        let (n, lines) = self.unique_sectors(mask, addrs, size, &mut sectors);
-        let sectors = &sectors[..n];
+        let (n, lines) = Self::unique_sectors(
+            self.sector_shift,
+            self.line_shift,
+            mask,
+            addrs,
+            size,
+            &mut self.sectors,
+        );
         self.stats.sectors += n as u64;
         self.stats.lines += lines as u64;
         let replays = lines.saturating_sub(1);
@@ -234,8 +247,8 @@ impl MemorySystem {
         }
         let use_l1 = kind == Kind::Load && (local || self.l1_global);
         let mut latency = 0u32;
-        for &s in sectors {
-            let addr = s << self.sector_shift;
+        for i in 0..n {
+            let addr = self.sectors[i] << self.sector_shift;
             if use_l1 {
                 if l1.access(addr) {
                     self.stats.l1_hits += 1;
@@ -259,15 +272,17 @@ impl MemorySystem {
 
     /// The distinct sectors the lanes of `mask` touch, in order of first
     /// touch (lane order), into `out`; returns their number and the number
-    /// of distinct lines they fall in.
+    /// of distinct lines they fall in (`sector_shift`, `line_shift`: log2
+    /// of the sector and line sizes).
     fn unique_sectors(
-        &self,
+        sector_shift: u32,
+        line_shift: u32,
         mask: u32,
         addrs: &[u64; 32],
         size: u32,
         out: &mut [u64; 64],
     ) -> (usize, u32) {
-        let shift = self.sector_shift;
+        let shift = sector_shift;
         let span = size.max(1) as u64 - 1;
         if mask == 0 {
             return (0, 0);
@@ -298,7 +313,7 @@ impl MemorySystem {
                     out[n] = s;
                     n += 1;
                 }
-                let per_line = self.line_shift - shift;
+                let per_line = line_shift - shift;
                 let lines = ((last >> per_line) - (first >> per_line) + 1) as u32;
                 return (n, lines);
             }
@@ -311,7 +326,7 @@ impl MemorySystem {
                 out[0] = first;
                 out[1] = last;
                 let n = if first == last { 1 } else { 2 };
-                let per_line = self.line_shift - shift;
+                let per_line = line_shift - shift;
                 let lines = if n == 2 && first >> per_line != last >> per_line {
                     2
                 } else {
@@ -350,7 +365,7 @@ impl MemorySystem {
         }
         if n > 0 {
             // Sectors in address order: a new line wherever the line changes.
-            let per_line = self.line_shift - shift;
+            let per_line = line_shift - shift;
             let (mut lines, mut prev) = (0, u64::MAX);
             while seen != 0 {
                 let line = base.wrapping_add(seen.trailing_zeros() as u64) >> per_line;
@@ -382,7 +397,7 @@ impl MemorySystem {
                 s += 1;
             }
         }
-        let per_line = self.line_shift - shift;
+        let per_line = line_shift - shift;
         let sectors = &out[..n];
         let mut lines = 0u32;
         for (i, s) in sectors.iter().enumerate() {
@@ -758,7 +773,14 @@ mod tests {
                 _ => base + (next() % 64) * size,
             });
             let mut out = [0u64; 64];
-            let (n, lines) = mem.unique_sectors(mask, &addrs, size as u32, &mut out);
+            let (n, lines) = MemorySystem::unique_sectors(
+                mem.sector_shift,
+                mem.line_shift,
+                mask,
+                &addrs,
+                size as u32,
+                &mut out,
+            );
             let (want, want_lines) = naive_sectors(mask, &addrs, size);
             assert_eq!((&out[..n], lines), (&want[..], want_lines), "case {case}");
         }
