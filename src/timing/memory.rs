@@ -657,10 +657,6 @@ mod tests {
         }
     }
 
-    /// Bank-conflict degrees against the definition (the most distinct
-    /// words one of the 32 four-byte banks delivers), over random accesses
-    /// one after another on one memory system (its scratch state carries
-    /// over between them).
     #[test]
     fn set_of_is_the_remainder() {
         let mut next = xorshift(0x5851_f42d_4c95_7f2du64);
@@ -684,11 +680,15 @@ mod tests {
         }
     }
 
+    /// Bank-conflict degrees against the definition (the most distinct
+    /// words one of the 32 four-byte banks delivers), over random accesses
+    /// one after another on one memory system (its scratch state carries
+    /// over between them).
     #[test]
     fn bank_degree_matches_its_definition() {
         let mut mem = MemorySystem::new(&arch());
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
-        for case in 0..4000u64 {
+        for case in 0..6000u64 {
             let size = [4u64, 8, 16, 1][(case % 4) as usize];
             let mask = match case % 3 {
                 0 => u32::MAX,
@@ -704,7 +704,13 @@ mod tests {
             // anything.
             let spread = [8u64, 64, 4096][((case / 4) % 3) as usize];
             let base = (next() % 4096) * size;
-            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 12) % 4 {
+            // Strides from lane to lane, both ways, in accesses (naturally
+            // aligned, as the executor admits them), and a byte's place
+            // in its word.
+            let stride = [1i64, -1, 2, 3, -4, 8, 16, 32, -32, 33, 64, 0][(case / 60) as usize % 12];
+            let byte = if size == 1 { next() % 4 } else { 0 };
+            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 12) % 5 {
+                4 => (4096 + size.max(4) as i64 * stride * l as i64) as u64 + byte,
                 0 => (next() % spread) * size,
                 1 => (l as u64 * size * (1 + case % 5)) % 8192,
                 // Within 16 words, or 33 (a window one word too wide).
