@@ -324,6 +324,15 @@ impl Arch {
         ] {
             positive(what, v as f64)?;
         }
+        // The cycle model keeps a scheduler's warps, and an SM's
+        // schedulers, in bit sets of 64 and 32.
+        let schedulers = self.scheduler.schedulers_per_sm;
+        if schedulers > 32 || o.max_warps_per_sm.div_ceil(schedulers) > 64 {
+            return Err(format!(
+                "the cycle model holds at most 32 warp schedulers per SM and 64 warps per scheduler (scheduler.schedulers_per_sm = {schedulers}, occupancy.max_warps_per_sm = {})",
+                o.max_warps_per_sm
+            ));
+        }
         self.cc()?;
         Ok(())
     }
@@ -413,6 +422,17 @@ mod tests {
             .replace("clock_mhz = 1410", "clock_mhz = 0");
         let e = Arch::from_toml("x.toml", &text).unwrap_err();
         assert!(e.message.contains("chip.clock_mhz"), "{e}");
+        // More warps per scheduler than the model holds.
+        let text = Arch::builtin_text("sm_80")
+            .unwrap()
+            .replace("schedulers_per_sm = 4 ", "schedulers_per_sm = 1 ")
+            .replace("max_warps_per_sm = 64 ", "max_warps_per_sm = 96 ");
+        let e = Arch::from_toml("z.toml", &text).unwrap_err();
+        assert!(
+            e.message.contains("scheduler.schedulers_per_sm = 1")
+                && e.message.contains("occupancy.max_warps_per_sm = 96"),
+            "{e}"
+        );
         let e = Arch::from_toml("y.toml", "name = 3").unwrap_err();
         assert!(e.to_string().starts_with("y.toml: "), "{e}");
     }
