@@ -35,8 +35,11 @@ pub enum AccessKind {
     Atomic,
 }
 
-/// The lanes' addresses of one memory op, as the timing model sees them.
-#[derive(Clone, Debug)]
+/// What one memory op accesses, as the timing model sees it; the lanes'
+/// addresses go to a buffer of the caller's (per lane: the device address
+/// (global), the offset in the CTA's shared memory, or the offset in the
+/// lane's local memory).
+#[derive(Clone, Copy, Debug)]
 pub struct Access {
     pub kind: AccessKind,
     /// The space after decoding a generic address (by its first lane).
@@ -45,9 +48,6 @@ pub struct Access {
     pub size: u32,
     /// Lanes that access (the guard applied).
     pub mask: u32,
-    /// Per lane: the device address (global), the offset in the CTA's
-    /// shared memory, or the offset in the lane's local memory.
-    pub addrs: [u64; 32],
 }
 
 impl Default for Access {
@@ -57,7 +57,6 @@ impl Default for Access {
             space: Space::Global,
             size: 0,
             mask: 0,
-            addrs: [0; 32],
         }
     }
 }
@@ -192,6 +191,7 @@ impl Warp {
         at: Position,
         clock: u64,
         access: &mut Access,
+        addrs: &mut [u64; 32],
     ) -> Result<Stepped, Fault> {
         let module = cta.ctx.module;
         let func = &module.functions[at.func];
@@ -207,7 +207,7 @@ impl Warp {
             // is read from the registers before the op overwrites them.
             let traced = piece.is_some_and(|p| p.traced != 0);
             if !traced {
-                out.access = self.lane_access(cta, op, at.mask, access);
+                out.access = self.lane_access(cta, op, at.mask, access, addrs);
             }
             // The interpreter adds an op's cost before executing it.
             self.clock = clock.wrapping_sub(op.cost as u64);
@@ -215,7 +215,7 @@ impl Warp {
                 let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
                 out.end = top.pc;
                 if traced {
-                    out.access = self.traced_access(cta, at, access);
+                    out.access = self.traced_access(cta, at, access, addrs);
                 }
                 // A branch ending the block runs with the piece before it
                 // (it reads only this warp's registers): one step less.
@@ -561,7 +561,14 @@ impl Warp {
 
     /// The per-lane addresses of `op` if it accesses global, shared or local
     /// memory (for the timing model; execution does not use this).
-    fn lane_access(&self, cta: &Cta, op: &Op, active: u32, out: &mut Access) -> bool {
+    fn lane_access(
+        &self,
+        cta: &Cta,
+        op: &Op,
+        active: u32,
+        out: &mut Access,
+        addrs: &mut [u64; 32],
+    ) -> bool {
         let Some((kind, space, offset, size)) = Self::access_shape(op) else {
             return false;
         };
@@ -577,7 +584,6 @@ impl Warp {
                 }
             }
         }
-        let addrs = &mut out.addrs;
         if let ir::Src::Reg(r) = op.srcs[0] {
             let values = &regs[r.index()];
             for (a, v) in addrs.iter_mut().zip(values) {
@@ -592,13 +598,19 @@ impl Warp {
                 }
             }
         }
-        Self::decode_access(kind, space, size, mask, out);
+        Self::decode_access(kind, space, size, mask, out, addrs);
         true
     }
 
     /// The addresses the last timing piece recorded for the op at `at`
     /// (see [`Warp::step`]), if it is one of its traced accesses.
-    pub fn traced_access(&self, cta: &Cta, at: Position, out: &mut Access) -> bool {
+    pub fn traced_access(
+        &self,
+        cta: &Cta,
+        at: Position,
+        out: &mut Access,
+        addrs: &mut [u64; 32],
+    ) -> bool {
         let Some((func, block, start, traced)) = self.traced else {
             return false;
         };
@@ -613,16 +625,22 @@ impl Warp {
         else {
             return false;
         };
-        out.addrs = trace.addrs[slot];
-        Self::decode_access(kind, space, size, trace.masks[slot], out);
+        *addrs = trace.addrs[slot];
+        Self::decode_access(kind, space, size, trace.masks[slot], out, addrs);
         true
     }
 
-    /// Fills in an access whose `out.addrs` are the lanes' addresses in
+    /// Fills in an access whose `addrs` are the lanes' addresses in
     /// `space`: a generic access goes to the space of its first lane's
     /// address, as an offset there.
-    fn decode_access(kind: AccessKind, space: Space, size: u32, mask: u32, out: &mut Access) {
-        let addrs = &mut out.addrs;
+    fn decode_access(
+        kind: AccessKind,
+        space: Space,
+        size: u32,
+        mask: u32,
+        out: &mut Access,
+        addrs: &mut [u64; 32],
+    ) {
         let first = addrs[(mask.trailing_zeros() as usize).min(31)];
         let space = match space {
             Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&first) => {

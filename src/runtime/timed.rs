@@ -115,7 +115,13 @@ impl CtaExec for TimedCta<'_> {
             mask: at.mask,
         };
         let out = self.warps[w]
-            .step(&mut self.cta, pos, clock, &mut self.scratch)
+            .step(
+                &mut self.cta,
+                pos,
+                clock,
+                &mut self.scratch,
+                &mut access.addrs,
+            )
             .map_err(|f| (self.linear, f))?;
         if out.access {
             convert(&self.scratch, access);
@@ -135,7 +141,8 @@ impl CtaExec for TimedCta<'_> {
             pc: at.pc,
             mask: at.mask,
         };
-        let recorded = self.warps[w].traced_access(&self.cta, pos, &mut self.scratch);
+        let recorded =
+            self.warps[w].traced_access(&self.cta, pos, &mut self.scratch, &mut access.addrs);
         if recorded {
             convert(&self.scratch, access);
         }
@@ -183,7 +190,8 @@ impl CtaExec for TimedCta<'_> {
     }
 }
 
-/// The model's view of an access the driver recorded.
+/// The model's view of an access the driver recorded (its addresses are
+/// already in `access`).
 fn convert(a: &Access, access: &mut MemAccess) {
     access.kind = match a.kind {
         AccessKind::Load => Kind::Load,
@@ -197,7 +205,6 @@ fn convert(a: &Access, access: &mut MemAccess) {
     };
     access.size = a.size;
     access.mask = a.mask;
-    access.addrs = a.addrs;
 }
 
 impl Device {
