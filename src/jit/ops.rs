@@ -47,12 +47,14 @@ impl PieceBuilder<'_, '_> {
     }
 
     /// f32 result bits with NaNs made canonical (0x7fffffff), as PTX does.
+    /// (Selected as 32 bits and then widened, so that the register write's
+    /// mask to 32 bits folds away.)
     fn f32_result(&mut self, r: Value) -> Value {
         let bits = self.b.ins().bitcast(I32, self.plain, r);
-        let bits = self.b.ins().uextend(I64, bits);
         let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        let canon = self.b.ins().iconst(I64, 0x7fff_ffff);
-        self.b.ins().select(nan, canon, bits)
+        let canon = self.b.ins().iconst(I32, 0x7fff_ffff);
+        let bits = self.b.ins().select(nan, canon, bits);
+        self.b.ins().uextend(I64, bits)
     }
 
     pub fn inline_pure(&mut self, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
