@@ -74,6 +74,7 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pub plain: MemFlagsData,
     ptr_sig: Option<cranelift_codegen::ir::SigRef>,
     pure3_sig: Option<cranelift_codegen::ir::SigRef>,
+    f64_fn_sig: Option<cranelift_codegen::ir::SigRef>,
     pure_cold_sig: Option<cranelift_codegen::ir::SigRef>,
     miss_sig: Option<cranelift_codegen::ir::SigRef>,
     fault_sig: Option<cranelift_codegen::ir::SigRef>,
@@ -123,6 +124,7 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             plain: MemFlagsData::new(),
             ptr_sig: None,
             pure3_sig: None,
+            f64_fn_sig: None,
             pure_cold_sig: None,
             miss_sig: None,
             fault_sig: None,
@@ -448,6 +450,19 @@ impl PieceBuilder<'_, '_> {
             return vec![self.b.inst_results(call)[0]];
         }
         self.call_pure_through_slots(op, srcs, false)
+    }
+
+    /// Calls `f`, an `extern "C" fn(f64) -> f64`, on `x`.
+    pub fn call_f64_fn(&mut self, f: extern "C" fn(f64) -> f64, x: Value) -> Value {
+        let sig = *self.f64_fn_sig.get_or_insert_with(|| {
+            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+            s.params = vec![AbiParam::new(types::F64)];
+            s.returns = vec![AbiParam::new(types::F64)];
+            self.b.import_signature(s)
+        });
+        let f = self.b.ins().iconst(I64, f as *const () as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[x]);
+        self.b.inst_results(call)[0]
     }
 
     /// As `call_pure`, from a block that rarely runs (a NaN result's

@@ -223,6 +223,37 @@ impl PieceBuilder<'_, '_> {
             {
                 return self.float(*o, *ty, mods.ftz, op, s);
             }
+            // Integer to f32/f64, round to nearest even (an f32 result of
+            // an integer is never subnormal: `.ftz` changes nothing).
+            OpKind::Cvt { dst, src, mods }
+                if matches!(dst, Ty::F32 | Ty::F64)
+                    && !src.is_float()
+                    && src.bits() >= 8
+                    && matches!(mods.rounding, None | Some(Rounding::Rn))
+                    && mods.int_rounding.is_none()
+                    && !mods.sat
+                    && !mods.relu
+                    && !mods.satfinite =>
+            {
+                let v = self.int_value(s[0], *src);
+                let fty = if *dst == Ty::F32 {
+                    types::F32
+                } else {
+                    types::F64
+                };
+                let r = if src.is_signed() {
+                    self.b.ins().fcvt_from_sint(fty, v)
+                } else {
+                    self.b.ins().fcvt_from_uint(fty, v)
+                };
+                if *dst == Ty::F64 {
+                    vec![self.b.ins().bitcast(I64, self.plain, r)]
+                } else {
+                    self.set_f32_result(r);
+                    let bits = self.b.ins().bitcast(I32, self.plain, r);
+                    vec![self.b.ins().uextend(I64, bits)]
+                }
+            }
             OpKind::Cvt { dst, src, mods }
                 if !dst.is_float()
                     && !src.is_float()
@@ -308,11 +339,17 @@ impl PieceBuilder<'_, '_> {
     /// canonical NaN; an f64 NaN result takes `pure::eval`'s path (which
     /// picks which input NaN propagates).
     fn float(&mut self, o: FloatOp, ty: Ty, ftz: bool, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
-        if ty == Ty::F32 && !ftz {
+        if ty == Ty::F32 {
             match o {
-                FloatOp::Min | FloatOp::Max => return Some(vec![self.f32_min_max(o, s)]),
+                FloatOp::Min | FloatOp::Max if !ftz => return Some(vec![self.f32_min_max(o, s)]),
+                FloatOp::Ex2 => return Some(vec![self.ex2_f32(op, s, ftz)]),
+                // (A flushed operand is zero or normal, and so is the result.)
                 FloatOp::Abs | FloatOp::Neg => {
-                    let a = self.b.ins().band_imm_s(s[0], 0xffff_ffff);
+                    let a = if ftz {
+                        self.flush_f32(s[0])
+                    } else {
+                        self.b.ins().band_imm_s(s[0], 0xffff_ffff)
+                    };
                     let r = if o == FloatOp::Abs {
                         self.b.ins().band_imm_s(a, 0x7fff_ffff)
                     } else {
@@ -420,6 +457,28 @@ impl PieceBuilder<'_, '_> {
         self.b.ins().jump(done, &[v.into()]);
         self.b.switch_to_block(done);
         Some(vec![self.b.block_params(done)[0]])
+    }
+
+    /// `ex2.approx{.ftz}.f32`: as `sem::float`'s approximate functions
+    /// compute it, `exp2` in f64 rounded once to f32 (a NaN input gives
+    /// the canonical NaN), the input and result flushed for `.ftz`.
+    fn ex2_f32(&mut self, op: &Op, s: &[Value], ftz: bool) -> Value {
+        let x = if ftz {
+            let v = self.flush_f32(s[0]);
+            self.f32_of(v)
+        } else {
+            self.f32_operand(op, 0, s)
+        };
+        let wide = self.b.ins().fpromote(types::F64, x);
+        let e = self.call_f64_fn(crate::sem::float::exp2, wide);
+        let r = self.b.ins().fdemote(types::F32, e);
+        let bits = self.f32_result(r);
+        if ftz {
+            self.flush_f32(bits)
+        } else {
+            self.set_f32_result(r);
+            bits
+        }
     }
 
     /// An f32 (low 32 bits of `v`) with subnormals flushed to a zero of the same sign.

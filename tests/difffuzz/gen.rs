@@ -306,13 +306,21 @@ impl Gen {
         let sat = if self.rng.chance(20) { ".sat" } else { "" };
         let s = match self.rng.below(18) {
             0 => format!("cvt.rn.f32.s32 {f}, {r};"),
-            1 => format!("cvt.rz.f32.u32 {f}, {r};"),
+            1 => {
+                let rnd = *self.rng.pick(&[".rz", ".rn"]);
+                format!("cvt{rnd}.f32.u32 {f}, {r};")
+            }
             2 => format!("cvt{irnd}.s32.f32 {r}, {f};"),
             3 => format!("cvt{irnd}{sat}.u32.f32 {r}, {f};"),
             4 => format!("cvt.f64.f32 {fd}, {f};"),
             5 => format!("cvt.rn.f32.f64 {f}, {fd};"),
             6 => format!("cvt{irnd}.s64.f64 {rd}, {fd};"),
-            7 => format!("cvt.rn.f64.s64 {fd}, {rd};"),
+            7 => match self.rng.below(4) {
+                0 => format!("cvt.rn.f64.s64 {fd}, {rd};"),
+                1 => format!("cvt.rn.f64.u64 {fd}, {rd};"),
+                2 => format!("cvt.rn.f32.s64 {f}, {rd};"),
+                _ => format!("cvt.rn.f32.u64 {f}, {rd};"),
+            },
             8 => format!("cvt.u64.u32 {rd}, {r};"),
             9 => format!("cvt.s64.s32 {rd}, {r};"),
             10 => format!("cvt.u32.u64 {r}, {rd};"),

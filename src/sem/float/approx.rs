@@ -46,9 +46,15 @@ fn eval(f: Fun, x: f64) -> f64 {
         Fun::Sin => x.sin(),
         Fun::Cos => x.cos(),
         Fun::Lg2 => x.log2(),
-        Fun::Ex2 => x.exp2(),
+        Fun::Ex2 => exp2(x),
         Fun::Tanh => x.tanh(),
     }
+}
+
+/// `ex2` in f64 (before rounding to the destination); compiled pieces call
+/// it too (`jit::helpers::jit_exp2`).
+pub(crate) extern "C" fn exp2(x: f64) -> f64 {
+    x.exp2()
 }
 
 /// `f` on an f16, bf16 or f32 value (`a` already flushed for `.ftz`; the

@@ -37,6 +37,7 @@
 //!   JIT maps sm_1x code to `fma.rn.ftz.f32`; it is evaluated as a fused
 //!   multiply-add rounded to nearest (the caller sets `.ftz` for sm_1x).
 mod approx;
+pub(crate) use approx::exp2;
 mod arith;
 mod atom;
 mod cmp;
