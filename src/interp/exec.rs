@@ -357,20 +357,19 @@ impl Warp {
 
     fn shfl(&mut self, cta: &Cta, op: &Op, mask: u32, mode: ShflMode) {
         let vals = self.read_lanes(cta, &op.srcs[0]);
-        let bs = self.read_lanes(cta, &op.srcs[1]);
-        let cs = self.read_lanes(cta, &op.srcs[2]);
-        // One loop per mode (the mode hoisted out of the lane loop).
-        let (out, preds) = match mode {
-            ShflMode::Up => shfl_lanes(&vals, &bs, &cs, |l, b, _, max| (l - b, l - b >= max)),
-            ShflMode::Down => shfl_lanes(&vals, &bs, &cs, |l, b, _, max| (l + b, l + b <= max)),
-            ShflMode::Bfly => shfl_lanes(&vals, &bs, &cs, |l, b, _, max| (l ^ b, (l ^ b) <= max)),
-            ShflMode::Idx => shfl_lanes(&vals, &bs, &cs, |l, b, seg, max| {
-                let j = (l & seg) | (b & !seg);
-                (j, j <= max)
-            }),
+        let (out, preds) = match (&op.srcs[1], &op.srcs[2]) {
+            // Immediate lane and clamp operands (the usual form): the same
+            // rules, with the operands constant across the lanes.
+            (&Src::Imm(b), &Src::Imm(c)) => shfl_mode(mode, &vals, |_| b, |_| c),
+            _ => {
+                let bs = self.read_lanes(cta, &op.srcs[1]);
+                let cs = self.read_lanes(cta, &op.srcs[2]);
+                shfl_mode(mode, &vals, |l| bs[l], |l| cs[l])
+            }
         };
         self.write_lanes(cta, op.dsts[0], mask, &out);
         if let Some(&p) = op.dsts.get(1) {
+            let preds: [u64; 32] = std::array::from_fn(|l| (preds >> l) as u64 & 1);
             self.write_lanes(cta, p, mask, &preds);
         }
     }
@@ -389,9 +388,15 @@ impl Warp {
         let frame = self.frames.last_mut().unwrap();
         let m = cta.ctx.module.functions[frame.func].regs[reg].ty.mask();
         let dst = &mut frame.regs[reg.index()];
-        for lane in 0..32 {
+        if mask == u32::MAX {
+            for (d, v) in dst.iter_mut().zip(values) {
+                *d = v & m;
+            }
+            return;
+        }
+        for (lane, (d, v)) in dst.iter_mut().zip(values).enumerate() {
             if mask & (1 << lane) != 0 {
-                dst[lane] = values[lane] & m;
+                *d = v & m;
             }
         }
     }
@@ -547,33 +552,53 @@ pub(super) fn advance(p: Place, by: u64) -> Place {
     }
 }
 
+/// Every lane's shuffle result, and its predicate (bit per lane), in
+/// `mode`; `b(lane)` and `c(lane)` are the lane and clamp operands.
+#[inline(always)]
+fn shfl_mode(
+    mode: ShflMode,
+    vals: &[u64; 32],
+    b: impl Fn(usize) -> u64,
+    c: impl Fn(usize) -> u64,
+) -> ([u64; 32], u32) {
+    // One loop per mode (the mode hoisted out of the lane loop).
+    match mode {
+        ShflMode::Up => shfl_lanes(vals, b, c, |l, b, _, max| (l - b, l - b >= max)),
+        ShflMode::Down => shfl_lanes(vals, b, c, |l, b, _, max| (l + b, l + b <= max)),
+        ShflMode::Bfly => shfl_lanes(vals, b, c, |l, b, _, max| (l ^ b, (l ^ b) <= max)),
+        ShflMode::Idx => shfl_lanes(vals, b, c, |l, b, seg, max| {
+            let j = (l & seg) | (b & !seg);
+            (j, j <= max)
+        }),
+    }
+}
+
 /// Every lane's shuffle result and predicate: `source(lane, b, segmask,
 /// max_lane)` gives the source lane and whether it is in range (PTX
 /// `shfl.sync`'s rules; an out-of-range lane reads its own value).
 #[inline(always)]
 fn shfl_lanes(
     vals: &[u64; 32],
-    bs: &[u64; 32],
-    cs: &[u64; 32],
+    b_of: impl Fn(usize) -> u64,
+    c_of: impl Fn(usize) -> u64,
     source: impl Fn(i32, i32, i32, i32) -> (i32, bool),
-) -> ([u64; 32], [u64; 32]) {
-    let mut out = [0u64; 32];
-    let mut preds = [0u64; 32];
-    for lane in 0..32usize {
-        let b = (bs[lane] & 31) as i32;
-        let c = cs[lane] as u32;
+) -> ([u64; 32], u32) {
+    let mut preds = 0u32;
+    let out = std::array::from_fn(|lane| {
+        let b = (b_of(lane) & 31) as i32;
+        let c = c_of(lane) as u32;
         let cval = (c & 31) as i32;
         let segmask = ((c >> 8) & 31) as i32;
         let l = lane as i32;
         let max_lane = (l & segmask) | (cval & !segmask);
         let (j, pval) = source(l, b, segmask, max_lane);
+        preds |= (pval as u32) << lane;
         let src = if pval && (0..32).contains(&j) {
             j as usize
         } else {
             lane
         };
-        out[lane] = vals[src];
-        preds[lane] = pval as u64;
-    }
+        vals[src]
+    });
     (out, preds)
 }
