@@ -7,7 +7,7 @@
 
 use cranelift_codegen::entity::EntityRef;
 
-use super::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next};
+use super::exec::{CtaExec, GridExec, MemSpace, Next};
 use super::memory::Kind;
 use super::program::MemClass;
 use super::report::{IssueEvent, Stall};
@@ -335,9 +335,10 @@ impl Model<'_> {
         others.clear();
         while changed {
             changed = false;
-            self.released.clear();
-            cta.exec.release(&mut self.released)?;
-            for &w in &self.released {
+            let mut released = std::mem::take(&mut self.released);
+            released.clear();
+            cta.exec.release(&mut released)?;
+            for &w in &released {
                 let ws = cta.warp_slots[w];
                 let other = sm.warps[ws].as_mut().unwrap();
                 other.next_free = other.next_free.max(now + 1);
@@ -352,6 +353,7 @@ impl Model<'_> {
                     others.push(ws);
                 }
             }
+            self.released = released;
         }
         let live = cta.live_warps;
         for &ws in &others {
@@ -379,7 +381,7 @@ impl Model<'_> {
     /// Finds the warp's next instruction after its current unit ran out;
     /// fall-through jumps execute on the way, taking no issue slot.
     pub(super) fn fetch<C: CtaExec>(
-        &self,
+        &mut self,
         ctx: &mut WarpCtx,
         exec: &mut C,
         now: u64,
@@ -401,7 +403,8 @@ impl Model<'_> {
                     ctx.pos = pos;
                     ctx.threads = pos.mask.count_ones();
                     if self.costs[ctx.cur].free {
-                        exec.step(ctx.w, pos, now, &mut MemAccess::default())?;
+                        // A jump: no access (the scratch is free here).
+                        exec.step(ctx.w, pos, now, &mut self.access)?;
                         continue;
                     }
                     ctx.ran_until = 0;
