@@ -18,7 +18,7 @@
 //! keep only their top 19 bits (sign, 8 exponent bits, 10 mantissa bits), as
 //! the hardware reads them.
 
-use half::{bf16, f16};
+use half::f16;
 
 /// Element type of a matrix operand or accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,7 +84,9 @@ fn half_of(ty: MmaType, reg: u64, half: usize) -> f64 {
     let bits = (reg >> (16 * half)) as u16;
     match ty {
         MmaType::F16 => f16::from_bits(bits).to_f64(),
-        _ => bf16::from_bits(bits).to_f64(),
+        // A bf16 is the upper half of an f32, and widening is exact: what
+        // `bf16::to_f64` gives, for every value (a test checks them all).
+        _ => f32::from_bits((bits as u32) << 16) as f64,
     }
 }
 
@@ -226,6 +228,18 @@ pub fn stmatrix(num: u8, trans: bool, regs: &[[u32; 4]; 32]) -> [[u8; 16]; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bf16_operands_widen_as_the_half_crate_does() {
+        for h in 0..=u16::MAX {
+            let fast = half_of(MmaType::Bf16, h as u64, 0).to_bits();
+            assert_eq!(
+                fast,
+                half::bf16::from_bits(h).to_f64().to_bits(),
+                "{h:#06x}"
+            );
+        }
+    }
 
     fn rows_of(f: impl Fn(usize, usize, usize) -> u16) -> [[u8; 16]; 32] {
         let mut rows = [[0u8; 16]; 32];
