@@ -1,9 +1,11 @@
 //! The memory side of the timing model, driven by the addresses a warp
 //! actually used: global and local accesses coalesced into 32-byte sectors
-//! and 128-byte lines, set-associative LRU caches (an L1 per SM, one L2),
-//! DRAM latency plus a bandwidth queue, and shared-memory bank conflicts.
+//! and 128-byte lines, set-associative LRU caches (`cache.rs`: an L1 per
+//! SM, one L2), DRAM latency plus a bandwidth queue (`dram.rs`), and
+//! shared-memory bank conflicts.
 
 use super::arch::Arch;
+pub use super::cache::Cache;
 use super::dram::DramQueue;
 
 /// What one access costs.
@@ -34,89 +36,6 @@ pub struct MemStats {
     /// Sum and maximum of the bank-conflict degree over shared accesses.
     pub bank_conflict_degree_sum: u64,
     pub bank_conflict_degree_max: u32,
-}
-
-/// A set-associative cache with LRU replacement over `line`-byte lines.
-/// Tags live in chunks of sets allocated on first touch, so a 50 MB L2
-/// costs nothing until used.
-#[derive(Clone, Debug)]
-pub struct Cache {
-    sets: usize,
-    /// `sets - 1` when the set count is a power of two (a mask instead of
-    /// a division per access).
-    set_mask: Option<u64>,
-    /// Else `floor(2^64 / sets) + 1`: the set by a multiplication
-    /// (`set_of`).
-    reciprocal: u64,
-    ways: usize,
-    shift: u32,
-    /// Chunks of `CHUNK` sets x `ways` tags (line address + 1; 0 = empty),
-    /// each set most recent first.
-    chunks: Vec<Option<Box<[u64]>>>,
-}
-
-const CHUNK: usize = 64;
-
-impl Cache {
-    pub fn new(bytes: u64, ways: u32, line: u32) -> Cache {
-        let lines = (bytes / line as u64).max(1) as usize;
-        let ways = (ways as usize).clamp(1, lines);
-        let sets = (lines / ways).max(1);
-        Cache {
-            sets,
-            set_mask: sets.is_power_of_two().then_some(sets as u64 - 1),
-            reciprocal: (u64::MAX / sets as u64).wrapping_add(1),
-            ways,
-            shift: line.trailing_zeros(),
-            chunks: vec![None; sets.div_ceil(CHUNK)],
-        }
-    }
-
-    /// `line % sets`. Without a mask, `q = (line * reciprocal) >> 64` is
-    /// the quotient or one more (the reciprocal exceeds `2^64 / sets` by at
-    /// most 1, and `line < 2^64`), so `line - q * sets` is the remainder or
-    /// the remainder minus `sets`, which wraps negative and is corrected.
-    #[inline]
-    fn set_of(&self, line: u64) -> usize {
-        match self.set_mask {
-            Some(m) => (line & m) as usize,
-            None => {
-                let sets = self.sets as u64;
-                let q = ((line as u128 * self.reciprocal as u128) >> 64) as u64;
-                let r = line.wrapping_sub(q.wrapping_mul(sets));
-                (if (r as i64) < 0 {
-                    r.wrapping_add(sets)
-                } else {
-                    r
-                }) as usize
-            }
-        }
-    }
-
-    /// Looks `addr` up, allocating on a miss; true on a hit.
-    pub fn access(&mut self, addr: u64) -> bool {
-        let line = addr >> self.shift;
-        let set = self.set_of(line);
-        let w = self.ways;
-        let chunk = self.chunks[set / CHUNK].get_or_insert_with(|| vec![0; CHUNK * w].into());
-        let at = (set % CHUNK) * w;
-        let ways = &mut chunk[at..at + w];
-        let tag = line + 1;
-        if ways[0] == tag {
-            return true;
-        }
-        match ways.iter().position(|&t| t == tag) {
-            Some(i) => {
-                ways[..=i].rotate_right(1);
-                true
-            }
-            None => {
-                ways.rotate_right(1);
-                ways[0] = tag;
-                false
-            }
-        }
-    }
 }
 
 /// Whether every lane of `mask` (not empty) uses the same address.
@@ -657,29 +576,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn set_of_is_the_remainder() {
-        let mut next = xorshift(0x5851_f42d_4c95_7f2du64);
-        // The presets' set counts (L1 and L2), and others.
-        for sets in [224usize, 81920, 3, 7, 1000, 98304, 12345, (1 << 31) - 1] {
-            let cache = Cache::new(sets as u64 * 32, 1, 32);
-            assert_eq!(cache.sets, sets);
-            for k in 0..20_000u64 {
-                let line = match k % 4 {
-                    0 => next(),
-                    1 => next() >> (next() % 64),
-                    2 => u64::MAX - k,
-                    _ => k,
-                };
-                assert_eq!(
-                    cache.set_of(line),
-                    (line % sets as u64) as usize,
-                    "{line} % {sets}"
-                );
-            }
-        }
-    }
-
     /// Bank-conflict degrees against the definition (the most distinct
     /// words one of the 32 four-byte banks delivers), over random accesses
     /// one after another on one memory system (its scratch state carries
@@ -790,16 +686,5 @@ mod tests {
             let (want, want_lines) = naive_sectors(mask, &addrs, size);
             assert_eq!((&out[..n], lines), (&want[..], want_lines), "case {case}");
         }
-    }
-
-    #[test]
-    fn lru_keeps_the_recent_line() {
-        let mut c = Cache::new(2 * 128, 2, 128);
-        assert!(!c.access(0));
-        assert!(!c.access(128));
-        assert!(c.access(0));
-        assert!(!c.access(256)); // evicts 128
-        assert!(c.access(0));
-        assert!(!c.access(128));
     }
 }

@@ -15,6 +15,7 @@
 //! `docs/timing-model.md`.
 
 pub mod arch;
+mod cache;
 pub mod diagram;
 mod dram;
 pub mod exec;
