@@ -39,11 +39,12 @@ pub(super) struct PieceBuilder<'a, 'b> {
     /// Start of the current lane's registers (`regs + lane * 8`).
     vars: HashMap<Reg, Variable>,
     /// Per register, the f32 value the float op that last wrote it computed
-    /// before its NaN was made canonical (`float_result`), where that op's
+    /// before its NaN was made canonical (`f32_result`), where that op's
     /// block dominates the point of emission: the register's value, or a
     /// NaN where the register holds one. Operations whose result depends
     /// only on whether an operand is NaN (arithmetic that makes its own NaN
-    /// canonical, comparisons) read it instead of the register's bits.
+    /// canonical, comparisons, `ex2`) read it instead of the register's
+    /// bits.
     f32_results: HashMap<Reg, Value>,
     /// The raw f32 result of the op being emitted, if it has one.
     pending_f32: Option<Value>,
