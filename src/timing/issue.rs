@@ -149,7 +149,7 @@ impl Model<'_> {
             return false;
         };
         let next_pc = ctx.pos.pc + 1;
-        if ctx.ran_until == 0 || ctx.ran_until == usize::MAX || next_pc >= ctx.ran_until {
+        if next_pc >= ctx.ran_until {
             return false;
         }
         let ic = &self.costs[ctx.cur];
@@ -258,7 +258,7 @@ impl Model<'_> {
         if ctx.ran_until == 0 {
             let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
             let out = cta.exec.step(ctx.w, ctx.pos, now, &mut self.access)?;
-            ctx.ran_until = if out.end == 0 { usize::MAX } else { out.end };
+            ctx.ran_until = out.end.max(1);
             barrier = out.barrier;
             frame_changed = out.frame_changed;
             accessed = out.access;
@@ -310,7 +310,7 @@ impl Model<'_> {
         );
         // Move on.
         let next_pc = ctx.pos.pc + 1;
-        if next_pc < ctx.ran_until && ctx.ran_until != usize::MAX && !barrier {
+        if next_pc < ctx.ran_until && !barrier {
             ctx.pos.pc = next_pc;
             ctx.cur += 1;
             self.compute_ready(ctx);

@@ -63,7 +63,9 @@ pub(super) struct WarpCtx {
     pub threads: u32,
     /// Index of the current instruction in the program.
     pub cur: usize,
-    /// The current issue unit ran up to this op (exclusive); 0 = not yet run.
+    /// The current issue unit ran up to this op (exclusive); 0 = not yet
+    /// run. A unit with no later op to issue (a terminator) records 1, so
+    /// that "the next op is inside the unit" is `pc + 1 < ran_until` alone.
     pub ran_until: usize,
     pub ready_at: u64,
     pub reason: Stall,
