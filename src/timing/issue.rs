@@ -56,7 +56,7 @@ impl Model<'_> {
                         break;
                     }
                     let class = self.costs[ctx.cur].class as usize;
-                    let per_cycle = self.classes.per_cycle[class];
+                    let per_cycle = self.classes.per_cycle[class & 7];
                     if !self.deps_ready(ctx, now) || !sm.scheds[s].unit_free(class, now, per_cycle)
                     {
                         break;
@@ -193,7 +193,7 @@ impl Model<'_> {
         from_mem: bool,
     ) {
         let ic = &self.costs[ctx.cur];
-        let unit = &mut sched.units[ic.class as usize];
+        let unit = &mut sched.units[ic.class as usize & 7];
         if dispatch > 1 {
             unit.busy_until = now + dispatch as u64;
             unit.cycle = now;

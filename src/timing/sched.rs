@@ -23,7 +23,9 @@ pub(super) struct Sched {
     ready: [u64; 8],
     /// The classes whose `ready` set is not empty (bit set).
     classes: u8,
-    /// The unit class of each warp's current instruction.
+    /// The unit class of each warp's current instruction. (Local indices
+    /// are below 64 and classes below 8 (presets are checked for it), so
+    /// indices here are masked rather than bounds-checked.)
     class: [u8; 64],
     /// Warps waiting for operands, and per warp the cycle they are ready.
     waiting: u64,
@@ -70,17 +72,17 @@ impl Sched {
     /// Files warp `local`, whose instruction is of `class`, as ready.
     #[inline]
     pub fn set_ready(&mut self, local: u32, class: u8) {
-        self.class[local as usize] = class;
-        self.ready[class as usize] |= 1 << local;
+        self.class[local as usize & 63] = class;
+        self.ready[class as usize & 7] |= 1 << local;
         self.classes |= 1 << class;
     }
 
     /// Files warp `local` as waiting for its operands until `at`.
     #[inline]
     pub fn set_waiting(&mut self, local: u32, class: u8, at: u64) {
-        self.class[local as usize] = class;
+        self.class[local as usize & 63] = class;
         self.waiting |= 1 << local;
-        self.ready_at[local as usize] = at;
+        self.ready_at[local as usize & 63] = at;
         if (at, local) < self.next {
             self.next = (at, local);
         }
@@ -89,7 +91,7 @@ impl Sched {
     /// Takes warp `local` (just picked) off its ready set.
     #[inline]
     pub fn take(&mut self, local: u32) {
-        let c = self.class[local as usize] as usize;
+        let c = self.class[local as usize & 63] as usize & 7;
         self.ready[c] &= !(1 << local);
         if self.ready[c] == 0 {
             self.classes &= !(1 << c);
@@ -108,11 +110,11 @@ impl Sched {
         while w != 0 {
             let local = w.trailing_zeros();
             w &= w - 1;
-            let at = self.ready_at[local as usize];
+            let at = self.ready_at[local as usize & 63];
             if at <= now {
                 self.waiting &= !(1 << local);
-                let c = self.class[local as usize];
-                self.ready[c as usize] |= 1 << local;
+                let c = self.class[local as usize & 63];
+                self.ready[c as usize & 7] |= 1 << local;
                 self.classes |= 1 << c;
             } else if (at, local) < next {
                 next = (at, local);
@@ -129,7 +131,7 @@ impl Sched {
         while w != 0 {
             let local = w.trailing_zeros();
             w &= w - 1;
-            if self.ready_at[local as usize] <= at {
+            if self.ready_at[local as usize & 63] <= at {
                 return true;
             }
         }
@@ -148,7 +150,7 @@ impl Sched {
         let mut all = 0;
         let mut c = self.classes;
         while c != 0 {
-            all |= self.ready[c.trailing_zeros() as usize];
+            all |= self.ready[c.trailing_zeros() as usize & 7];
             c &= c - 1;
         }
         all
@@ -157,7 +159,7 @@ impl Sched {
     /// Whether a unit of `class` can take an instruction at `now`.
     #[inline]
     pub fn unit_free(&self, class: usize, now: u64, per_cycle: u32) -> bool {
-        let u = &self.units[class];
+        let u = &self.units[class & 7];
         u.busy_until <= now && (u.cycle != now || u.used < per_cycle)
     }
 
@@ -169,7 +171,7 @@ impl Sched {
         let mut bits = 0u64;
         let mut classes = self.classes;
         while classes != 0 {
-            let c = classes.trailing_zeros() as usize;
+            let c = classes.trailing_zeros() as usize & 7;
             classes &= classes - 1;
             let unit = self.units[c];
             if unit.busy_until > now {

@@ -67,7 +67,7 @@ impl Model<'_> {
             // Its operands arrive at `ready`; its unit is free at `busy`
             // (booked only by this scheduler, never twice in one cycle).
             let ready = ctx.ready_at;
-            let busy = sm.scheds[s].units[ic.class as usize].busy_until;
+            let busy = sm.scheds[s].units[ic.class as usize & 7].busy_until;
             let at = ready.max(busy);
             if at >= rival {
                 // A rival issues first: the run goes on with it when it is
@@ -175,7 +175,7 @@ impl Model<'_> {
         if ctx.state != WState::Ready {
             return None;
         }
-        let at = r.max(sched.units[self.costs[ctx.cur].class as usize].busy_until);
+        let at = r.max(sched.units[self.costs[ctx.cur].class as usize & 7].busy_until);
         debug_assert!(at > last);
         if at >= solo_ready || sched.waiting_ready_by(at, local) {
             return None;
