@@ -532,8 +532,9 @@ impl Model<'_> {
         if from < to {
             let span = to - from;
             self.report.stalls[why as usize] += span;
-            if cur != usize::MAX {
-                self.instr_cycles[cur].cycles += span;
+            // (`usize::MAX`, no instruction, is past the table's end.)
+            if let Some(counts) = self.instr_cycles.get_mut(cur) {
+                counts.cycles += span;
             }
         }
     }
