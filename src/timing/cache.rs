@@ -87,15 +87,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
+    use crate::timing::testing::xorshift;
 
     #[test]
     fn set_of_is_the_remainder() {

@@ -527,6 +527,7 @@ impl MemorySystem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timing::testing::xorshift;
 
     fn arch() -> Arch {
         Arch::builtin("sm_80").unwrap()
@@ -564,16 +565,6 @@ mod tests {
         let column: [u64; 32] = std::array::from_fn(|l| 128 * l as u64);
         assert_eq!(mem.shared(u32::MAX, &column, 4).replays, 31, "32-way");
         assert_eq!(mem.stats.bank_conflict_degree_max, 32);
-    }
-
-    /// A deterministic pseudo-random sequence for the randomized tests.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
     }
 
     /// Bank-conflict degrees against the definition (the most distinct
