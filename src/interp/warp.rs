@@ -142,7 +142,11 @@ impl Warp {
         let frame = &mut self.frames[0];
         frame.func = ctx.kernel;
         let n = kernel.regs.len();
-        if frame.regs.len() > n {
+        if frame.regs.capacity() < n {
+            // A warp of a smaller kernel: a fresh file, not a reallocation
+            // that would copy the old one's values.
+            frame.regs = vec![[0; 32]; n];
+        } else if frame.regs.len() > n {
             frame.regs.truncate(n);
         } else {
             frame.regs.resize(n, [0; 32]);
@@ -163,7 +167,11 @@ impl Warp {
         let frame_size = kernel.frame_size as usize;
         for mem in &mut self.local {
             mem.clear();
-            mem.resize(frame_size, 0);
+            if mem.capacity() < frame_size {
+                *mem = vec![0; frame_size];
+            } else {
+                mem.resize(frame_size, 0);
+            }
         }
         self.index = index;
         self.valid = valid;

@@ -47,6 +47,11 @@ impl RegSet {
         }
         changed
     }
+    /// The set's bits, 64 registers per word (register `i` is bit `i % 64`
+    /// of word `i / 64`); words past the end are empty.
+    pub fn words(&self) -> &[u64] {
+        &self.0
+    }
 }
 
 /// Registers live on entry to each block.

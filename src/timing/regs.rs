@@ -11,7 +11,7 @@
 
 use cranelift_codegen::entity::EntityRef;
 
-use crate::ir::liveness::{step_back, Liveness};
+use crate::ir::liveness::{step_back, Liveness, RegSet};
 use crate::ir::{Callee, FuncId, Function, Module, OpKind, Ty};
 
 fn slots(ty: Ty) -> u32 {
@@ -29,10 +29,22 @@ pub fn pressure(f: &Function) -> u32 {
     }
     let live = Liveness::compute(f);
     let weight: Vec<u32> = f.regs.values().map(|r| slots(r.ty)).collect();
-    let count = |set: &crate::ir::liveness::RegSet| -> u32 {
-        (0..weight.len())
-            .filter(|&i| set.contains(crate::ir::Reg::new(i)))
-            .map(|i| weight[i])
+    // Registers of one and of two slots as bit masks: a set's weight is two
+    // population counts per word.
+    let words = weight.len().div_ceil(64);
+    let (mut one, mut two) = (vec![0u64; words], vec![0u64; words]);
+    for (i, &w) in weight.iter().enumerate() {
+        match w {
+            1 => one[i / 64] |= 1 << (i % 64),
+            2 => two[i / 64] |= 1 << (i % 64),
+            _ => {}
+        }
+    }
+    let count = |set: &RegSet| -> u32 {
+        set.words()
+            .iter()
+            .zip(one.iter().zip(&two))
+            .map(|(s, (o, t))| (s & o).count_ones() + 2 * (s & t).count_ones())
             .sum()
     };
     let mut peak = 0;
