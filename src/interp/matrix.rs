@@ -50,9 +50,10 @@ impl Warp {
                     let place = self
                         .place(cta, *space, addr, 16, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
-                    for (i, b) in row.iter_mut().enumerate() {
-                        *b =
-                            self.load_place(cta, super::exec::advance(place, i as u64), 1, l) as u8;
+                    // Two 8-byte halves (the place is 16-byte aligned).
+                    for (i, half) in row.chunks_exact_mut(8).enumerate() {
+                        let at = super::exec::advance(place, 8 * i as u64);
+                        half.copy_from_slice(&self.load_place(cta, at, 8, l).to_le_bytes());
                     }
                 }
                 let out = tensor::ldmatrix(*num, *trans, &rows);
@@ -80,14 +81,10 @@ impl Warp {
                     let place = self
                         .place(cta, *space, addr, 16, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
-                    for (i, b) in row.iter().enumerate() {
-                        self.store_place(
-                            cta,
-                            super::exec::advance(place, i as u64),
-                            1,
-                            *b as u64,
-                            l,
-                        );
+                    for (i, half) in row.chunks_exact(8).enumerate() {
+                        let at = super::exec::advance(place, 8 * i as u64);
+                        let value = u64::from_le_bytes(half.try_into().unwrap());
+                        self.store_place(cta, at, 8, value, l);
                     }
                 }
             }
