@@ -76,6 +76,7 @@ pub(super) struct PieceBuilder<'a, 'b> {
     ptr_sig: Option<cranelift_codegen::ir::SigRef>,
     pure3_sig: Option<cranelift_codegen::ir::SigRef>,
     f64_fn_sig: Option<cranelift_codegen::ir::SigRef>,
+    u64_fn_sig: Option<cranelift_codegen::ir::SigRef>,
     pure_cold_sig: Option<cranelift_codegen::ir::SigRef>,
     miss_sig: Option<cranelift_codegen::ir::SigRef>,
     fault_sig: Option<cranelift_codegen::ir::SigRef>,
@@ -126,6 +127,7 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             ptr_sig: None,
             pure3_sig: None,
             f64_fn_sig: None,
+            u64_fn_sig: None,
             pure_cold_sig: None,
             miss_sig: None,
             fault_sig: None,
@@ -459,6 +461,19 @@ impl PieceBuilder<'_, '_> {
             let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
             s.params = vec![AbiParam::new(types::F64)];
             s.returns = vec![AbiParam::new(types::F64)];
+            self.b.import_signature(s)
+        });
+        let f = self.b.ins().iconst(I64, f as *const () as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[x]);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Calls `f`, an `extern "C" fn(u64) -> u64`, on `x` (an I64).
+    pub fn call_u64_fn(&mut self, f: extern "C" fn(u64) -> u64, x: Value) -> Value {
+        let sig = *self.u64_fn_sig.get_or_insert_with(|| {
+            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+            s.params = vec![AbiParam::new(I64)];
+            s.returns = vec![AbiParam::new(I64)];
             self.b.import_signature(s)
         });
         let f = self.b.ins().iconst(I64, f as *const () as i64);

@@ -254,6 +254,33 @@ impl PieceBuilder<'_, '_> {
                     vec![self.b.ins().uextend(I64, bits)]
                 }
             }
+            // f32 to f16/bf16 (one or a packed pair) and f16/bf16 to f32,
+            // without modifiers other than `.rn`: `sem::cvt`'s own helpers.
+            OpKind::Cvt { dst, src, mods }
+                if mods.int_rounding.is_none()
+                    && matches!(mods.rounding, None | Some(Rounding::Rn))
+                    && !(mods.ftz || mods.sat || mods.relu || mods.satfinite)
+                    && half_conversion(*dst, *src).is_some() =>
+            {
+                let x = s[0];
+                let r = match half_conversion(*dst, *src)? {
+                    HalfCvt::Narrow(f) => self.call_u64_fn(f, x),
+                    HalfCvt::NarrowPair(f) => {
+                        let lo = self.call_u64_fn(f, x);
+                        let upper = self.b.ins().ushr_imm_u(x, 32);
+                        let hi = self.call_u64_fn(f, upper);
+                        let hi = self.b.ins().ishl_imm_u(hi, 16);
+                        self.b.ins().bor(hi, lo)
+                    }
+                    HalfCvt::WidenF16 => self.call_u64_fn(crate::sem::cvt::f16_to_f32, x),
+                    // Exact, NaNs included: the bits move up.
+                    HalfCvt::WidenBf16 => {
+                        let low = self.b.ins().band_imm_s(x, 0xFFFF);
+                        self.b.ins().ishl_imm_u(low, 16)
+                    }
+                };
+                vec![r]
+            }
             OpKind::Cvt { dst, src, mods }
                 if !dst.is_float()
                     && !src.is_float()
@@ -362,6 +389,23 @@ impl PieceBuilder<'_, '_> {
                 }
                 _ => {}
             }
+        }
+        if ty == Ty::F64 && matches!(o, FloatOp::Abs | FloatOp::Neg) {
+            // The sign bit, except that a NaN comes back quieted as it is.
+            let a = s[0];
+            let r = if o == FloatOp::Abs {
+                self.b.ins().band_imm_s(a, i64::MAX)
+            } else {
+                self.b.ins().bxor_imm_s(a, i64::MIN)
+            };
+            let magnitude = self.b.ins().band_imm_s(a, i64::MAX);
+            let nan = self.b.ins().icmp_imm_s(
+                IntCC::UnsignedGreaterThan,
+                magnitude,
+                0x7ff0_0000_0000_0000,
+            );
+            let quiet = self.b.ins().bor_imm_s(a, 1 << 51);
+            return Some(vec![self.b.ins().select(nan, quiet, r)]);
         }
         let supported = match o {
             FloatOp::Add
@@ -583,4 +627,27 @@ impl PieceBuilder<'_, '_> {
             }
         }
     }
+}
+
+/// A conversion between f32 and f16/bf16 the JIT does without `pure::eval`.
+enum HalfCvt {
+    /// f32 to f16 or bf16 through the helper.
+    Narrow(extern "C" fn(u64) -> u64),
+    /// Two f32 (low and high words) to a packed pair through the helper.
+    NarrowPair(extern "C" fn(u64) -> u64),
+    WidenF16,
+    WidenBf16,
+}
+
+fn half_conversion(dst: Ty, src: Ty) -> Option<HalfCvt> {
+    use crate::sem::cvt::{f32_to_bf16_rn, f32_to_f16_rn};
+    Some(match (dst, src) {
+        (Ty::F16, Ty::F32) => HalfCvt::Narrow(f32_to_f16_rn),
+        (Ty::Bf16, Ty::F32) => HalfCvt::Narrow(f32_to_bf16_rn),
+        (Ty::F16x2, Ty::F32) => HalfCvt::NarrowPair(f32_to_f16_rn),
+        (Ty::Bf16x2, Ty::F32) => HalfCvt::NarrowPair(f32_to_bf16_rn),
+        (Ty::F32, Ty::F16) => HalfCvt::WidenF16,
+        (Ty::F32, Ty::Bf16) => HalfCvt::WidenBf16,
+        _ => return None,
+    })
 }

@@ -290,7 +290,10 @@ impl Gen {
                     3 => format!("div{rnd}.f64 {x}, {y}, {z};"),
                     4 => format!("sqrt{rnd}.f64 {x}, {y};"),
                     5 => format!("min.f64 {x}, {y}, {z};"),
-                    6 => format!("neg.f64 {x}, {y};"),
+                    6 => {
+                        let op = *self.rng.pick(&["neg", "abs"]);
+                        format!("{op}.f64 {x}, {y};")
+                    }
                     _ => format!("sub.f64 {x}, {y}, {z};"),
                 }
             }
@@ -325,7 +328,12 @@ impl Gen {
             9 => format!("cvt.s64.s32 {rd}, {r};"),
             10 => format!("cvt.u32.u64 {r}, {rd};"),
             11 => format!("cvt.rn.f16.f32 {h}, {f};"),
-            12 => format!("cvt.f32.f16 {f}, {h};"),
+            12 => match self.rng.below(5) {
+                0 => format!("cvt.f32.bf16 {f}, {h};"),
+                1 => format!("cvt.rn.f16x2.f32 {r}, {f}, {f2};"),
+                2 => format!("cvt.rn.bf16x2.f32 {r}, {f}, {f2};"),
+                _ => format!("cvt.f32.f16 {f}, {h};"),
+            },
             13 => format!("cvt.u16.u32 {h}, {r};"),
             14 => format!("cvt.s32.s16 {r}, {h};"),
             15 => format!("mov.b32 {f2}, {r2};"),

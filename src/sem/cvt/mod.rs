@@ -83,6 +83,43 @@ pub fn cvt(dst: Ty, src: Ty, mods: CvtMods, a: u64) -> u64 {
     }
 }
 
+/// `cvt.rn.f16.f32` without other modifiers (the low 32 bits of `a`), as
+/// [`cvt`] computes it; for the JIT to call on the hot path. The tests
+/// check it against `cvt` on every class of input.
+pub(crate) extern "C" fn f32_to_f16_rn(a: u64) -> u64 {
+    f32_to_half_rn(Fk::F16, a)
+}
+
+/// `cvt.rn.bf16.f32` without other modifiers; see [`f32_to_f16_rn`].
+pub(crate) extern "C" fn f32_to_bf16_rn(a: u64) -> u64 {
+    f32_to_half_rn(Fk::Bf16, a)
+}
+
+/// `cvt.f32.f16` without modifiers (the low 16 bits of `a`); see
+/// [`f32_to_f16_rn`].
+pub(crate) extern "C" fn f16_to_f32(a: u64) -> u64 {
+    let x = a & 0xFFFF;
+    if Fk::F16.is_nan(x) {
+        Fk::F32.canonical_nan()
+    } else {
+        half::f16::from_bits(x as u16).to_f32().to_bits() as u64
+    }
+}
+
+/// The f32 in the low bits of `a` rounded to nearest even to f16 or
+/// bf16: `float_to_float` without modifiers (NaN gives the canonical NaN).
+fn f32_to_half_rn(dst: Fk, a: u64) -> u64 {
+    let x = a & 0xFFFF_FFFF;
+    if Fk::F32.is_nan(x) {
+        return dst.canonical_nan();
+    }
+    let v = f32::from_bits(x as u32);
+    match dst {
+        Fk::F16 => half::f16::from_f32(v).to_bits() as u64,
+        _ => half::bf16::from_f32(v).to_bits() as u64,
+    }
+}
+
 /// The element type of a packed x2 type.
 fn packed_elem(ty: Ty) -> Option<Ty> {
     match ty {

@@ -714,3 +714,67 @@ fn predicates_are_one_bit_unsigned() {
     assert_eq!(cvt(F32, Pred, md("rn"), 1), f32b(1.0));
     assert_eq!(cvt(Pred, F32, md("rzi"), f32b(5.0)), 1);
 }
+
+// ------------------------------------------------- the JIT's fast paths
+
+/// The helpers the JIT calls for plain f32 <-> f16/bf16 conversions agree
+/// with `cvt` on NaNs, infinities, zeros, subnormals, values that round
+/// over to infinity or to zero, and a spread of random patterns.
+#[test]
+fn jit_fast_paths_agree_with_cvt() {
+    use super::{f16_to_f32, f32_to_bf16_rn, f32_to_f16_rn};
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut inputs: Vec<u64> = vec![
+        0,
+        0x8000_0000,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0xFFC0_0001,
+        0x7F80_0001,
+        0x0000_0001,
+        0x807F_FFFF,
+        0x477F_E000,
+        0x477F_F000,
+        0x3380_0000,
+        0x3300_0000,
+        0x7F7F_FFFF,
+        0x7F7F_8000,
+        0x0001_8000,
+        0x3F80_8000,
+        0x3F81_8000,
+    ];
+    inputs.extend((0..200_000).map(|_| next() & 0xFFFF_FFFF));
+    // Exponents near the f16 range, where rounding and subnormals happen.
+    inputs.extend((0..200_000).map(|_| {
+        let r = next();
+        (r & 0x807F_FFFF) | (((r >> 40) % 40 + 97) << 23)
+    }));
+    for &a in &inputs {
+        // High bits beside the f32 are ignored.
+        let dirty = a | (next() << 32);
+        assert_eq!(
+            f32_to_f16_rn(dirty),
+            cvt(F16, F32, md("rn"), a),
+            "f16 {a:#x}"
+        );
+        assert_eq!(
+            f32_to_bf16_rn(dirty),
+            cvt(Bf16, F32, md("rn"), a),
+            "bf16 {a:#x}"
+        );
+    }
+    for h in 0..=0xFFFFu64 {
+        assert_eq!(
+            f16_to_f32(h | (next() << 16)),
+            cvt(F32, F16, md(""), h),
+            "{h:#x}"
+        );
+    }
+}
