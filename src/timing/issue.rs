@@ -55,7 +55,7 @@ impl Model<'_> {
                     if ctx.state != WState::Ready {
                         break;
                     }
-                    let class = self.costs[ctx.cur].class as usize;
+                    let class = ctx.ic.class as usize;
                     let per_cycle = self.classes.per_cycle[class & 7];
                     if !self.deps_ready(ctx, now) || !sm.scheds[s].unit_free(class, now, per_cycle)
                     {
@@ -102,7 +102,7 @@ impl Model<'_> {
     }
 
     fn deps_ready(&self, ctx: &WarpCtx, now: u64) -> bool {
-        let (a, _, b) = self.costs[ctx.cur].ops;
+        let (a, _, b) = ctx.ic.ops;
         self.program.regs[a as usize..b as usize]
             .iter()
             .all(|&r| ctx.ready[r as usize] >> 1 <= now)
@@ -152,7 +152,7 @@ impl Model<'_> {
         if next_pc >= ctx.ran_until {
             return false;
         }
-        let ic = &self.costs[ctx.cur];
+        let ic = &ctx.ic;
         let latency = match ic.mem {
             MemClass::Dynamic => return false,
             MemClass::Constant => self.arch.latency.constant,
@@ -192,7 +192,7 @@ impl Model<'_> {
         latency: u32,
         from_mem: bool,
     ) {
-        let ic = &self.costs[ctx.cur];
+        let ic = ctx.ic;
         let unit = &mut sched.units[ic.class as usize & 7];
         if dispatch > 1 {
             unit.busy_until = now + dispatch as u64;
@@ -248,7 +248,7 @@ impl Model<'_> {
         now: u64,
     ) -> Result<u32, G::Fault> {
         let ctx = sm.warps[slot].as_mut().unwrap();
-        let ic = self.costs[ctx.cur];
+        let ic = ctx.ic;
         let mut latency = ic.latency;
         let mut replays = 0;
         let mut from_mem = false;
@@ -422,7 +422,8 @@ impl Model<'_> {
     /// dispatch) allow it to issue, and what it waits for.
     #[inline]
     fn compute_ready(&self, ctx: &mut WarpCtx) {
-        let (a, _, b) = self.costs[ctx.cur].ops;
+        ctx.ic = self.costs[ctx.cur];
+        let (a, _, b) = ctx.ic.ops;
         let mut at = ctx.next_free;
         let mut why = 0;
         for &r in &self.program.regs[a as usize..b as usize] {
@@ -449,7 +450,7 @@ impl Model<'_> {
         let sched = &mut sm.scheds[s];
         match ctx.state {
             WState::Ready => {
-                let class = self.costs[ctx.cur].class;
+                let class = ctx.ic.class;
                 if ctx.ready_at <= now {
                     sched.set_ready(ctx.local, class);
                     sm.wake[s] = sm.wake[s].min(now);

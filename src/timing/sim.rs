@@ -63,6 +63,9 @@ pub(super) struct WarpCtx {
     pub threads: u32,
     /// Index of the current instruction in the program.
     pub cur: usize,
+    /// What issuing it costs (`Model::costs[cur]`, copied where `cur`
+    /// moves: read several times per issue).
+    pub ic: IssueCost,
     /// The current issue unit ran up to this op (exclusive); 0 = not yet
     /// run. A unit with no later op to issue (a terminator) records 1, so
     /// that "the next op is inside the unit" is `pc + 1 < ran_until` alone.
@@ -116,6 +119,19 @@ pub(super) struct IssueCost {
     /// Its registers in `Program::regs`: read `ops.0..ops.1`, written
     /// `ops.1..ops.2` (the scoreboard checks both).
     pub ops: (u32, u32, u32),
+}
+
+impl IssueCost {
+    /// A placeholder for a warp with no current instruction yet.
+    const NONE: IssueCost = IssueCost {
+        class: 0,
+        mem: MemClass::None,
+        free: false,
+        cost: 0,
+        latency: 0,
+        dispatch: 0,
+        ops: (0, 0, 0),
+    };
 }
 
 /// What one instruction of the program was charged: cycles (dispatch and
@@ -367,6 +383,7 @@ impl Model<'_> {
                 },
                 threads: 0,
                 cur: 0,
+                ic: IssueCost::NONE,
                 ran_until: 0,
                 ready_at: now,
                 reason: Stall::Dependency,

@@ -60,7 +60,7 @@ impl Model<'_> {
             if ctx.state != WState::Ready {
                 break;
             }
-            let ic = self.costs[ctx.cur];
+            let ic = ctx.ic;
             if ic.mem == MemClass::Dynamic {
                 break;
             }
@@ -135,7 +135,7 @@ impl Model<'_> {
     #[inline]
     fn unit_may_run_ahead<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
         let ctx = sm.warps[slot].as_ref().unwrap();
-        self.costs[ctx.cur].mem != MemClass::Dynamic
+        ctx.ic.mem != MemClass::Dynamic
             && (ctx.ran_until != 0 || self.private_unit(sm, slot))
     }
 
@@ -175,7 +175,7 @@ impl Model<'_> {
         if ctx.state != WState::Ready {
             return None;
         }
-        let at = r.max(sched.units[self.costs[ctx.cur].class as usize & 7].busy_until);
+        let at = r.max(sched.units[ctx.ic.class as usize & 7].busy_until);
         debug_assert!(at > last);
         if at >= solo_ready || sched.waiting_ready_by(at, local) {
             return None;
