@@ -360,7 +360,8 @@ impl Warp {
         let (out, preds) = match (&op.srcs[1], &op.srcs[2]) {
             // Immediate lane and clamp operands (the usual form): the same
             // rules, with the operands constant across the lanes.
-            (&Src::Imm(b), &Src::Imm(c)) => shfl_mode(mode, &vals, |_| b, |_| c),
+            (&Src::Imm(b), &Src::Imm(c)) => shfl_whole_warp(mode, &vals, b, c)
+                .unwrap_or_else(|| shfl_mode(mode, &vals, |_| b, |_| c)),
             _ => {
                 let bs = self.read_lanes(cta, &op.srcs[1]);
                 let cs = self.read_lanes(cta, &op.srcs[2]);
@@ -552,6 +553,28 @@ pub(super) fn advance(p: Place, by: u64) -> Place {
     }
 }
 
+/// `shfl_mode` with constant operands over one 32-lane segment (clamp
+/// 31 for `bfly`, `down` and `idx`, 0 for `up`: how reductions and scans
+/// are written), where the source lane needs no per-lane rules; `None`
+/// for other operands. Tested against `shfl_mode`.
+#[inline]
+fn shfl_whole_warp(mode: ShflMode, vals: &[u64; 32], b: u64, c: u64) -> Option<([u64; 32], u32)> {
+    let b = (b & 31) as usize;
+    Some(match (mode, c & 0x1f1f) {
+        (ShflMode::Bfly, 0x1f) => (std::array::from_fn(|l| vals[l ^ b]), u32::MAX),
+        (ShflMode::Idx, 0x1f) => ([vals[b]; 32], u32::MAX),
+        (ShflMode::Down, 0x1f) => (
+            std::array::from_fn(|l| if l + b < 32 { vals[l + b] } else { vals[l] }),
+            u32::MAX >> b,
+        ),
+        (ShflMode::Up, 0) => (
+            std::array::from_fn(|l| if l >= b { vals[l - b] } else { vals[l] }),
+            u32::MAX << b,
+        ),
+        _ => return None,
+    })
+}
+
 /// Every lane's shuffle result, and its predicate (bit per lane), in
 /// `mode`; `b(lane)` and `c(lane)` are the lane and clamp operands.
 #[inline(always)]
@@ -601,4 +624,33 @@ fn shfl_lanes(
         vals[src]
     });
     (out, preds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shfl_mode, shfl_whole_warp};
+    use crate::ir::ShflMode;
+
+    /// The whole-warp shortcuts give what the general rules give, for
+    /// every mode, lane operand (beyond 31 too) and the clamps they take.
+    #[test]
+    fn whole_warp_shuffles_follow_the_general_rules() {
+        let vals: [u64; 32] = std::array::from_fn(|l| 0x1000 + l as u64 * 7);
+        let mut taken = 0;
+        for mode in [ShflMode::Up, ShflMode::Down, ShflMode::Bfly, ShflMode::Idx] {
+            for b in 0..70u64 {
+                for c in [0, 0x1f, 0x0f, 0x101f, 0x1c1f, 0x8000_001f, 0x20] {
+                    if let Some(fast) = shfl_whole_warp(mode, &vals, b, c) {
+                        taken += 1;
+                        assert_eq!(
+                            fast,
+                            shfl_mode(mode, &vals, |_| b, |_| c),
+                            "{mode:?} b={b} c={c:#x}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(taken >= 4 * 70, "the shortcuts were taken {taken} times");
+    }
 }

@@ -135,8 +135,7 @@ impl Model<'_> {
     #[inline]
     fn unit_may_run_ahead<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
         let ctx = sm.warps[slot].as_ref().unwrap();
-        ctx.ic.mem != MemClass::Dynamic
-            && (ctx.ran_until != 0 || self.private_unit(sm, slot))
+        ctx.ic.mem != MemClass::Dynamic && (ctx.ran_until != 0 || self.private_unit(sm, slot))
     }
 
     /// Whether the issue unit starting at the current instruction of the
