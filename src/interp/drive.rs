@@ -71,6 +71,9 @@ pub struct Stepped {
     /// The op at the position is a load, store or atomic of global, shared
     /// or local memory, and the step's `access` holds its addresses.
     pub access: bool,
+    /// A timing piece ran: its accesses, the position's included, are
+    /// recorded (ask [`Warp::traced_access`]); `access` is false.
+    pub traced: bool,
     /// The warp now waits at a barrier.
     pub barrier: bool,
     /// The warp entered or left a function (its registers changed).
@@ -214,9 +217,7 @@ impl Warp {
             if self.run_piece_at(cta, &top, block, &mut steps, piece)? {
                 let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
                 out.end = top.pc;
-                if traced {
-                    out.access = self.traced_access(cta, at, access, addrs);
-                }
+                out.traced = traced;
                 // A branch ending the block runs with the piece before it
                 // (it reads only this warp's registers): one step less.
                 let branch = match block.term {
@@ -598,70 +599,73 @@ impl Warp {
                 }
             }
         }
-        Self::decode_access(kind, space, size, mask, out, addrs);
+        let window = Self::decode_access(kind, space, size, mask, out, addrs);
+        if window != 0 {
+            addrs.iter_mut().for_each(|a| *a = a.wrapping_sub(window));
+        }
         true
     }
 
     /// The addresses the last timing piece recorded for the op at `at`
     /// (see [`Warp::step`]), if it is one of its traced accesses.
-    pub fn traced_access(
-        &self,
+    /// Its addresses are the trace's own where they need no decoding (the
+    /// usual case: no copy), else decoded into `copy`.
+    pub fn traced_access<'w>(
+        &'w self,
         cta: &Cta,
         at: Position,
         out: &mut Access,
-        addrs: &mut [u64; 32],
-    ) -> bool {
-        let Some((func, block, start, traced)) = self.traced else {
-            return false;
-        };
+        copy: &'w mut [u64; 32],
+    ) -> Option<&'w [u64; 32]> {
+        let (func, block, start, traced) = self.traced?;
         if (func, block) != (at.func, at.block) {
-            return false;
+            return None;
         }
-        let Some(slot) = abi::trace_slot(traced, start, at.pc) else {
-            return false;
-        };
+        let slot = abi::trace_slot(traced, start, at.pc)?;
         let op = &cta.ctx.module.functions[func].blocks[block].ops[at.pc];
-        let (Some((kind, space, _, size)), Some(trace)) = (Self::access_shape(op), &self.trace)
-        else {
-            return false;
-        };
-        *addrs = trace.addrs[slot];
-        Self::decode_access(kind, space, size, trace.masks[slot], out, addrs);
-        true
+        let (kind, space, _, size) = Self::access_shape(op)?;
+        let trace = self.trace.as_ref()?;
+        let addrs = &trace.addrs[slot];
+        let mask = trace.masks[slot];
+        match Self::decode_access(kind, space, size, mask, out, addrs) {
+            0 => Some(addrs),
+            window => {
+                for (c, a) in copy.iter_mut().zip(addrs) {
+                    *c = a.wrapping_sub(window);
+                }
+                Some(copy)
+            }
+        }
     }
 
     /// Fills in an access whose `addrs` are the lanes' addresses in
     /// `space`: a generic access goes to the space of its first lane's
-    /// address, as an offset there.
+    /// address, as an offset there. Returns the window base to subtract
+    /// from every address (0: none).
     fn decode_access(
         kind: AccessKind,
         space: Space,
         size: u32,
         mask: u32,
         out: &mut Access,
-        addrs: &mut [u64; 32],
-    ) {
+        addrs: &[u64; 32],
+    ) -> u64 {
         let first = addrs[(mask.trailing_zeros() as usize).min(31)];
-        let space = match space {
+        let (space, window) = match space {
             Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&first) => {
-                addrs
-                    .iter_mut()
-                    .for_each(|a| *a = a.wrapping_sub(SHARED_WINDOW));
-                Space::Shared
+                (Space::Shared, SHARED_WINDOW)
             }
             Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&first) => {
-                addrs
-                    .iter_mut()
-                    .for_each(|a| *a = a.wrapping_sub(LOCAL_WINDOW));
-                Space::Local
+                (Space::Local, LOCAL_WINDOW)
             }
-            Space::Generic => Space::Global,
-            s => s,
+            Space::Generic => (Space::Global, 0),
+            s => (s, 0),
         };
         out.kind = kind;
         out.space = space;
         out.size = size;
         out.mask = mask;
+        window
     }
 
     pub(super) fn check_limits(

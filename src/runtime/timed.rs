@@ -57,6 +57,9 @@ struct TimedCta<'a> {
     cta: Cta<'a>,
     warps: Vec<Warp>,
     scratch: Access,
+    /// Recorded addresses decoded out of a window (generic to shared or
+    /// local).
+    decoded: [u64; 32],
 }
 
 impl<'a> GridExec for Grid<'a> {
@@ -71,6 +74,7 @@ impl<'a> GridExec for Grid<'a> {
             cta,
             warps,
             scratch: Access::default(),
+            decoded: [0; 32],
         }
     }
 
@@ -107,13 +111,8 @@ impl CtaExec for TimedCta<'_> {
         at: Pos,
         clock: u64,
         access: &mut MemAccess,
-    ) -> Result<StepOut, (u64, Fault)> {
-        let pos = Position {
-            func: at.func,
-            block: at.block,
-            pc: at.pc,
-            mask: at.mask,
-        };
+    ) -> Result<StepOut<'_>, (u64, Fault)> {
+        let pos = position(at);
         let out = self.warps[w]
             .step(
                 &mut self.cta,
@@ -123,30 +122,35 @@ impl CtaExec for TimedCta<'_> {
                 &mut access.addrs,
             )
             .map_err(|f| (self.linear, f))?;
-        if out.access {
-            convert(&self.scratch, access);
-        }
-        Ok(StepOut {
+        let mut step = StepOut {
             end: out.end,
             access: out.access,
+            addrs: None,
             barrier: out.barrier,
             frame_changed: out.frame_changed,
-        })
-    }
-
-    fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> bool {
-        let pos = Position {
-            func: at.func,
-            block: at.block,
-            pc: at.pc,
-            mask: at.mask,
         };
-        let recorded =
-            self.warps[w].traced_access(&self.cta, pos, &mut self.scratch, &mut access.addrs);
-        if recorded {
+        if out.traced {
+            step.addrs =
+                self.warps[w].traced_access(&self.cta, pos, &mut self.scratch, &mut self.decoded);
+            step.access = step.addrs.is_some();
+        }
+        if step.access {
             convert(&self.scratch, access);
         }
-        recorded
+        Ok(step)
+    }
+
+    fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> Option<&[u64; 32]> {
+        let addrs = self.warps[w].traced_access(
+            &self.cta,
+            position(at),
+            &mut self.scratch,
+            &mut self.decoded,
+        );
+        if addrs.is_some() {
+            convert(&self.scratch, access);
+        }
+        addrs
     }
 
     fn private(&self, _w: usize, at: Pos) -> bool {
@@ -192,6 +196,15 @@ impl CtaExec for TimedCta<'_> {
 
 /// The model's view of an access the driver recorded (its addresses are
 /// already in `access`).
+fn position(at: Pos) -> Position {
+    Position {
+        func: at.func,
+        block: at.block,
+        pc: at.pc,
+        mask: at.mask,
+    }
+}
+
 fn convert(a: &Access, access: &mut MemAccess) {
     access.kind = match a.kind {
         AccessKind::Load => Kind::Load,

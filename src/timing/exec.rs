@@ -57,15 +57,19 @@ impl Default for MemAccess {
     }
 }
 
-/// What executing one issue unit did.
+/// What executing one issue unit did (`'a`: the executor's borrow, which
+/// recorded addresses may come from).
 #[derive(Clone, Debug, Default)]
-pub struct StepOut {
+pub struct StepOut<'a> {
     /// Ops `pc..end` ran (a compiled piece or one op; one past the op
     /// count when the block's terminator ran with them); 0 for a
     /// terminator.
     pub end: usize,
-    /// The instruction accessed memory; the step's `MemAccess` says how.
+    /// The instruction accessed memory; the step's `MemAccess` says how,
+    /// and holds the addresses unless `addrs` does.
     pub access: bool,
+    /// The access's addresses where the executor recorded them itself.
+    pub addrs: Option<&'a [u64; 32]>,
     /// The warp waits at a barrier now.
     pub barrier: bool,
     /// The warp entered or left a function.
@@ -86,11 +90,12 @@ pub trait CtaExec {
         at: Pos,
         clock: u64,
         access: &mut MemAccess,
-    ) -> Result<StepOut, Self::Fault>;
+    ) -> Result<StepOut<'_>, Self::Fault>;
     /// The addresses of the op at `at`, inside the issue unit warp `w` last
     /// executed, when that unit recorded them (a compiled piece runs all its
-    /// ops when the first issues); false when it did not access memory.
-    fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> bool;
+    /// ops when the first issues), its shape in `access`; `None` when it
+    /// did not access memory.
+    fn access(&mut self, w: usize, at: Pos, access: &mut MemAccess) -> Option<&[u64; 32]>;
     /// Whether executing the issue unit at `at` for warp `w` reads and
     /// writes only what is private to the warp (its registers, its local
     /// memory, parameters and constants) and leaves it running (no

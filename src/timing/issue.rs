@@ -255,6 +255,8 @@ impl Model<'_> {
         let mut barrier = false;
         let mut frame_changed = false;
         let mut accessed = false;
+        // The access's addresses where the executor recorded them.
+        let mut recorded = None;
         if ctx.ran_until == 0 {
             let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
             let out = cta.exec.step(ctx.w, ctx.pos, now, &mut self.access)?;
@@ -262,25 +264,28 @@ impl Model<'_> {
             barrier = out.barrier;
             frame_changed = out.frame_changed;
             accessed = out.access;
+            recorded = out.addrs;
         } else if ic.mem == MemClass::Dynamic {
             // A later access of a compiled piece: it ran with the first op.
             let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
-            accessed = cta.exec.access(ctx.w, ctx.pos, &mut self.access);
+            recorded = cta.exec.access(ctx.w, ctx.pos, &mut self.access);
+            accessed = recorded.is_some();
         }
         if accessed {
             let a = &self.access;
+            let addrs = recorded.unwrap_or(&a.addrs);
             from_mem = true;
             let cost = match a.space {
-                MemSpace::Shared => self.mem.shared(a.mask, &a.addrs, a.size),
+                MemSpace::Shared => self.mem.shared(a.mask, addrs, a.size),
                 MemSpace::Global => self
                     .mem
-                    .global(&mut sm.l1, a.kind, false, a.mask, &a.addrs, a.size, now),
+                    .global(&mut sm.l1, a.kind, false, a.mask, addrs, a.size, now),
                 MemSpace::Local => {
                     // Local memory is interleaved by word across the
                     // warp's lanes, per warp context.
                     let base = (1u64 << 62) | ((sm_index as u64 * 4096 + slot as u64) << 32);
                     let addrs: [u64; 32] = std::array::from_fn(|l| {
-                        base + (a.addrs[l] / 4) * 128 + l as u64 * 4 + a.addrs[l] % 4
+                        base + (addrs[l] / 4) * 128 + l as u64 * 4 + addrs[l] % 4
                     });
                     self.mem
                         .global(&mut sm.l1, a.kind, true, a.mask, &addrs, a.size, now)
