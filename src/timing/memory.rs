@@ -368,12 +368,20 @@ impl MemorySystem {
         let span = size.max(1) as u64 - 1;
         let banks = self.banks as u64;
         let (mut lo, mut hi) = (u64::MAX, 0u64);
-        let mut m = mask;
-        while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            lo = lo.min(a);
-            hi = hi.max(a);
+        if mask == u32::MAX {
+            // Every lane: no walk over the mask's bits.
+            for &a in addrs {
+                lo = lo.min(a);
+                hi = hi.max(a);
+            }
+        } else {
+            let mut m = mask;
+            while m != 0 {
+                let a = addrs[m.trailing_zeros() as usize];
+                m &= m - 1;
+                lo = lo.min(a);
+                hi = hi.max(a);
+            }
         }
         let (first, last) = (lo >> shift, hi.checked_add(span)? >> shift);
         if last - first < banks {
