@@ -331,6 +331,7 @@ impl Warp {
     }
 
     /// Runs `piece` (the one at `top`, see `piece_at`); true when it ran.
+    #[inline(always)]
     fn run_piece_at(
         &mut self,
         cta: &mut Cta,
