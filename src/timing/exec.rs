@@ -63,7 +63,8 @@ impl Default for MemAccess {
 pub struct StepOut<'a> {
     /// Ops `pc..end` ran (a compiled piece or one op; one past the op
     /// count when the block's terminator ran with them); 0 for a
-    /// terminator.
+    /// terminator. A fall-through jump (no issue slot, `Instr::free`) may
+    /// have run after them as well: the warp then stands past it.
     pub end: usize,
     /// The instruction accessed memory; the step's `MemAccess` says how,
     /// and holds the addresses unless `addrs` does.
