@@ -67,6 +67,11 @@ pub(super) struct PieceBuilder<'a, 'b> {
     pub frame_base: Value,
     pub clock: Value,
     pub uses_local: bool,
+    /// Per inline global atomic of a piece (by op index): the last address
+    /// its checks passed in this call (0, never valid, before any). The
+    /// lanes of one call often update one address (a counter, a lock, a
+    /// compare-and-swap loop), and an address that passed passes again.
+    pub checked_atomic: HashMap<u32, Variable>,
     /// Timing pieces: the env's trace, and the slot of the next traced access.
     pub trace: Option<Value>,
     pub trace_slot: usize,
@@ -120,6 +125,7 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             frame_base: Value::new(0),
             clock: Value::new(0),
             uses_local: false,
+            checked_atomic: HashMap::new(),
             trace: None,
             trace_slot: 0,
             trusted: MemFlagsData::trusted(),
@@ -210,6 +216,14 @@ pub(super) fn emit_piece(
                 let at = offsets::TRACE_MASKS + (slot * 4) as i32;
                 p.b.ins().store(p.trusted, p.mask, trace, at);
             }
+        }
+    }
+    for (i, op) in ops.iter().enumerate().take(end).skip(start) {
+        if super::mem::inline_global_atomic(op) {
+            let var = p.b.declare_var(I64);
+            let none = p.b.ins().iconst(I64, 0);
+            p.b.def_var(var, none);
+            p.checked_atomic.insert(i as u32, var);
         }
     }
     p.b.ins().jump(head, &[]);

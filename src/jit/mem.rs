@@ -15,13 +15,24 @@
 //! A failed check records the fault and moves on to the next lane.
 
 use cranelift_codegen::ir::{condcodes::IntCC, AtomicRmwOp, Block, InstBuilder, Value};
-use cranelift_frontend::FunctionBuilder;
+use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::emit::{PieceBuilder, I16, I32, I64};
 
 use crate::interp::abi::{self, offsets};
 use crate::interp::lanes::extend_is_signed;
 use crate::ir::{AtomOp, Op, OpKind, Space, Ty};
+
+/// Whether `op` is an atomic on global memory that `atomic` performs
+/// inline (after the checks `checked` makes).
+pub(super) fn inline_global_atomic(op: &Op) -> bool {
+    match op.kind {
+        OpKind::Atom {
+            op: aop, space, ty, ..
+        } => space == Space::Global && inline_rmw(aop, ty).is_some(),
+        _ => false,
+    }
+}
 
 fn aop_of(op: &Op) -> AtomOp {
     match op.kind {
@@ -167,7 +178,10 @@ impl PieceBuilder<'_, '_> {
         );
         if let (true, Some(rmw)) = (inline_space, inline_rmw(aop_of(op), ty)) {
             let size = ty.bytes() as u64;
-            let ptr = self.access(index, space, addr, size);
+            let ptr = match self.checked_atomic.get(&index) {
+                Some(&last) => self.global_again(index, addr, size, last),
+                None => self.access(index, space, addr, size),
+            };
             let width = match size {
                 2 => I16,
                 4 => I32,
@@ -223,6 +237,25 @@ impl PieceBuilder<'_, '_> {
         if let Some(&d) = op.dsts.first() {
             self.write(d, old);
         }
+    }
+
+    /// A global access by the op whose last address to pass its checks in
+    /// this call is the variable `last`: that address again skips them.
+    fn global_again(&mut self, index: u32, addr: Value, size: u64, last: Variable) -> Value {
+        let (check, ok) = (self.b.create_block(), self.b.create_block());
+        let prev = self.b.use_var(last);
+        let same = self.b.ins().icmp(IntCC::Equal, addr, prev);
+        self.b.ins().brif(same, ok, &[], check, &[]);
+        self.b.switch_to_block(check);
+        self.checked(Region::Global, index, abi::SPACE_GLOBAL, addr, addr, size);
+        self.b.def_var(last, addr);
+        self.b.ins().jump(ok, &[]);
+        self.b.switch_to_block(ok);
+        let a_off = self
+            .b
+            .ins()
+            .iadd_imm_s(addr, GLOBAL_BASE.wrapping_neg() as i64);
+        self.b.ins().iadd(self.arena, a_off)
     }
 
     /// Timing pieces: records this lane's address of a traced access in
