@@ -12,7 +12,9 @@
 //! - kernel parameters: `offset + size <= length`;
 //! - generic: decoded by window, then as the space it falls in.
 //!
-//! A failed check records the fault and moves on to the next lane.
+//! A failed check records the fault and moves on to the next lane. An
+//! inline global atomic skips the checks for the last address that passed
+//! them in the same call (allocations cannot change while a piece runs).
 
 use cranelift_codegen::ir::{condcodes::IntCC, AtomicRmwOp, Block, InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
