@@ -17,3 +17,17 @@ pub mod sem;
 pub mod timing;
 
 pub use error::{Error, LaunchError};
+
+/// Helpers shared by the unit tests of several modules.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// A deterministic pseudo-random sequence for the randomized tests.
+    pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+}

@@ -87,7 +87,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timing::testing::xorshift;
+    use crate::testing::xorshift;
 
     #[test]
     fn set_of_is_the_remainder() {

@@ -535,7 +535,7 @@ impl MemorySystem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timing::testing::xorshift;
+    use crate::testing::xorshift;
 
     fn arch() -> Arch {
         Arch::builtin("sm_80").unwrap()

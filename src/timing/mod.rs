@@ -31,16 +31,3 @@ mod solo;
 
 pub use arch::Arch;
 pub use report::TimingReport;
-
-#[cfg(test)]
-pub(crate) mod testing {
-    /// A deterministic pseudo-random sequence for the randomized tests.
-    pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-}

@@ -723,13 +723,7 @@ fn predicates_are_one_bit_unsigned() {
 #[test]
 fn jit_fast_paths_agree_with_cvt() {
     use super::{f16_to_f32, f32_to_bf16_rn, f32_to_f16_rn};
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
     let mut inputs: Vec<u64> = vec![
         0,
         0x8000_0000,

@@ -330,13 +330,7 @@ mod tests {
     /// rounding worked out on the bits: ties, subnormals, overflow, zeros.
     #[test]
     fn f32_fast_path_matches_the_bits() {
-        let mut state = 0x853c_49e6_748f_ea9bu64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x853c_49e6_748f_ea9bu64);
         let mut cases = vec![
             0.0,
             -0.0,
