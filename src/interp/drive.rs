@@ -220,43 +220,36 @@ impl Warp {
                 out.end = top.pc;
                 out.traced = traced;
                 // A branch ending the block runs with the piece before it
-                // (it reads only this warp's registers): one step less. So
-                // does a jump to the next block, which takes no issue slot:
-                // the unit still ends before it (`end`), and the warp stands
-                // in the next block.
-                let (branch, fall_through) = match block.term {
-                    Terminator::Branch { .. } => (true, false),
-                    Terminator::Jump(t) => {
-                        let next = t.index() == at.block.index() + 1;
-                        (!next, next)
-                    }
-                    _ => (false, false),
+                // (it reads only this warp's registers): one step less.
+                let branch = match block.term {
+                    Terminator::Branch { .. } => true,
+                    Terminator::Jump(t) => t.index() != at.block.index() + 1,
+                    _ => false,
                 };
-                if top.pc == block.ops.len() && (branch || fall_through) {
+                if top.pc == block.ops.len() && branch {
                     steps += 1;
                     self.terminator(cta, func, &top)?;
-                    if branch {
-                        out.end = block.ops.len() + 1;
-                    }
+                    out.end = block.ops.len() + 1;
                 }
             } else {
                 out.end = at.pc + 1;
                 out.barrier = self.run_op(cta, op, at.mask, &mut steps)?;
-                // The op ended the block and left the warp there (no call,
-                // no barrier): a jump to the next block goes with it, as
-                // after a piece.
-                let falls_through =
-                    matches!(block.term, Terminator::Jump(t) if t.index() == at.block.index() + 1);
-                if falls_through
-                    && !out.barrier
-                    && out.end == block.ops.len()
-                    && self.frames.len() == frames
-                {
-                    let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
-                    if top.block == at.block && top.pc == block.ops.len() {
-                        steps += 1;
-                        self.terminator(cta, func, &top)?;
-                    }
+            }
+            // The step ended the block and left the warp there (no call, no
+            // barrier): a jump to the next block, which takes no issue slot,
+            // goes with it (`end` stays the op count), sparing the model a
+            // step of its own.
+            let falls_through =
+                matches!(block.term, Terminator::Jump(t) if t.index() == at.block.index() + 1);
+            if falls_through
+                && !out.barrier
+                && out.end == block.ops.len()
+                && self.frames.len() == frames
+            {
+                let top = self.frames.last().unwrap().stack.last().cloned().unwrap();
+                if top.block == at.block && top.pc == block.ops.len() {
+                    steps += 1;
+                    self.terminator(cta, func, &top)?;
                 }
             }
         } else {

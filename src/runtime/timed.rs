@@ -194,8 +194,7 @@ impl CtaExec for TimedCta<'_> {
     }
 }
 
-/// The model's view of an access the driver recorded (its addresses are
-/// already in `access`).
+/// The driver's name for the model's position.
 fn position(at: Pos) -> Position {
     Position {
         func: at.func,
@@ -205,6 +204,8 @@ fn position(at: Pos) -> Position {
     }
 }
 
+/// The model's view of the shape of an access the driver recorded (its
+/// addresses travel separately).
 fn convert(a: &Access, access: &mut MemAccess) {
     access.kind = match a.kind {
         AccessKind::Load => Kind::Load,
