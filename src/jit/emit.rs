@@ -471,26 +471,29 @@ impl PieceBuilder<'_, '_> {
 
     /// Calls `f`, an `extern "C" fn(f64) -> f64`, on `x`.
     pub fn call_f64_fn(&mut self, f: extern "C" fn(f64) -> f64, x: Value) -> Value {
-        let sig = *self.f64_fn_sig.get_or_insert_with(|| {
-            let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-            s.params = vec![AbiParam::new(types::F64)];
-            s.returns = vec![AbiParam::new(types::F64)];
-            self.b.import_signature(s)
-        });
-        let f = self.b.ins().iconst(I64, f as *const () as i64);
-        let call = self.b.ins().call_indirect(sig, f, &[x]);
-        self.b.inst_results(call)[0]
+        self.call_unary(f as *const (), types::F64, x)
     }
 
     /// Calls `f`, an `extern "C" fn(u64) -> u64`, on `x` (an I64).
     pub fn call_u64_fn(&mut self, f: extern "C" fn(u64) -> u64, x: Value) -> Value {
-        let sig = *self.u64_fn_sig.get_or_insert_with(|| {
+        self.call_unary(f as *const (), I64, x)
+    }
+
+    /// Calls the System V function at `f` taking and returning one `ty`
+    /// (F64 or I64), on `x`.
+    fn call_unary(&mut self, f: *const (), ty: types::Type, x: Value) -> Value {
+        let slot = if ty == types::F64 {
+            &mut self.f64_fn_sig
+        } else {
+            &mut self.u64_fn_sig
+        };
+        let sig = *slot.get_or_insert_with(|| {
             let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-            s.params = vec![AbiParam::new(I64)];
-            s.returns = vec![AbiParam::new(I64)];
+            s.params = vec![AbiParam::new(ty)];
+            s.returns = vec![AbiParam::new(ty)];
             self.b.import_signature(s)
         });
-        let f = self.b.ins().iconst(I64, f as *const () as i64);
+        let f = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sig, f, &[x]);
         self.b.inst_results(call)[0]
     }
