@@ -223,7 +223,7 @@ impl Warp {
                 // (it reads only this warp's registers): one step less.
                 let branch = match block.term {
                     Terminator::Branch { .. } => true,
-                    Terminator::Jump(t) => t.index() != at.block.index() + 1,
+                    Terminator::Jump(_) => !block.term.falls_through(at.block),
                     _ => false,
                 };
                 if top.pc == block.ops.len() && branch {
@@ -239,9 +239,7 @@ impl Warp {
             // barrier): a jump to the next block, which takes no issue slot,
             // goes with it (`end` stays the op count), sparing the model a
             // step of its own.
-            let falls_through =
-                matches!(block.term, Terminator::Jump(t) if t.index() == at.block.index() + 1);
-            if falls_through
+            if block.term.falls_through(at.block)
                 && !out.barrier
                 && out.end == block.ops.len()
                 && self.frames.len() == frames

@@ -213,6 +213,16 @@ pub enum Terminator {
     Unset,
 }
 
+impl Terminator {
+    /// Whether this terminator of `block` is a jump to the block right
+    /// after it: no instruction on the hardware (the timing model gives it
+    /// no issue slot, and the executor runs it with the step before).
+    pub fn falls_through(&self, block: Block) -> bool {
+        use cranelift_codegen::entity::EntityRef;
+        matches!(self, Terminator::Jump(t) if t.index() == block.index() + 1)
+    }
+}
+
 /// A source operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Src {

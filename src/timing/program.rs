@@ -132,7 +132,7 @@ impl Program {
                     srcs: (s0, d0),
                     dsts: (d0, d0),
                     barrier: false,
-                    free: matches!(b.term, Terminator::Jump(t) if t.index() == bid.index() + 1),
+                    free: b.term.falls_through(bid),
                     line: line_of(b.term_span.start),
                     ordinal,
                 });
