@@ -243,6 +243,18 @@ pub(super) fn emit_piece(
     for &r in &stores {
         p.var(r);
     }
+    // A register live after the piece is stored right after its last
+    // write, so that its value need not stay in a host register (or a
+    // spill slot) to the end of the lane.
+    let mut last_write: Vec<(Reg, usize)> = Vec::new();
+    for (i, op) in ops.iter().enumerate().take(end).skip(start) {
+        for &d in op.dsts.iter().filter(|d| live_after.contains(**d)) {
+            match last_write.iter_mut().find(|(r, _)| *r == d) {
+                Some(w) => w.1 = i,
+                None => last_write.push((d, i)),
+            }
+        }
+    }
     for (i, op) in ops.iter().enumerate().take(end).skip(start) {
         for (r, _) in loads.iter().filter(|(_, first)| *first == i) {
             let v = p.b.ins().load(I64, flags, lane_regs, reg_offset(*r));
@@ -251,10 +263,10 @@ pub(super) fn emit_piece(
         }
         p.clock_offset += op.cost as u64;
         p.emit_guarded(op, i as u32);
-    }
-    for &r in stores.iter().filter(|r| live_after.contains(**r)) {
-        let v = p.b.use_var(p.vars[&r]);
-        p.b.ins().store(flags, v, lane_regs, reg_offset(r));
+        for &(r, _) in last_write.iter().filter(|(_, at)| *at == i) {
+            let v = p.b.use_var(p.vars[&r]);
+            p.b.ins().store(flags, v, lane_regs, reg_offset(r));
+        }
     }
     p.b.ins().jump(p.next_lane, &[]);
     p.emit_next_lane(remaining, head);

@@ -33,6 +33,10 @@ pub struct TimingOptions {
     pub diagram_warps: Vec<(u64, u32)>,
     /// The cycle window recorded for the diagram.
     pub window: (u64, u64),
+    /// Let a lone warp issue ahead of its SM where nothing could observe
+    /// it (`timing/solo.rs`): on by default; the report is the same
+    /// without it, only slower to get (the tests check that).
+    pub run_ahead: bool,
 }
 
 impl TimingOptions {
@@ -43,6 +47,7 @@ impl TimingOptions {
             sample_waves: None,
             diagram_warps: Vec::new(),
             window: (0, u64::MAX),
+            run_ahead: true,
         }
     }
 }
@@ -287,6 +292,7 @@ impl Device {
             max_ctas,
             diagram_warps: t.diagram_warps.clone(),
             window: t.window,
+            run_ahead: t.run_ahead,
         };
         let mut grid = Grid {
             ctx: &ctx,

@@ -154,7 +154,7 @@ impl Model<'_> {
         }
         let ic = &ctx.ic;
         let latency = match ic.mem {
-            MemClass::Dynamic => return false,
+            MemClass::Dynamic | MemClass::Shared => return false,
             MemClass::Constant => self.arch.latency.constant,
             _ => ic.latency,
         };
@@ -265,7 +265,7 @@ impl Model<'_> {
             frame_changed = out.frame_changed;
             accessed = out.access;
             recorded = out.addrs;
-        } else if ic.mem == MemClass::Dynamic {
+        } else if ic.mem.from_addresses() {
             // A later access of a compiled piece: it ran with the first op.
             let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
             recorded = cta.exec.access(ctx.w, ctx.pos, &mut self.access);
@@ -299,7 +299,7 @@ impl Model<'_> {
         }
         if ic.mem == MemClass::Constant {
             latency = self.arch.latency.constant;
-        } else if ic.mem == MemClass::Dynamic && !from_mem && latency == 0 {
+        } else if ic.mem.from_addresses() && !from_mem && latency == 0 {
             latency = self.arch.memory.l2_latency;
         }
         let dispatch = ic.dispatch + replays;

@@ -14,10 +14,22 @@ use crate::ir::{self, FuncId, Module, OpKind, Space, Src, Terminator, Unit};
 pub enum MemClass {
     /// Not a memory access.
     None,
-    /// Global, shared or local: from the addresses the warp used.
+    /// Global, local or generic: from the addresses the warp used, through
+    /// the caches (whose state all SMs share).
     Dynamic,
+    /// Shared memory: from the addresses the warp used, by bank conflicts
+    /// alone (no state but the report's counters).
+    Shared,
     /// Constant cache or parameter space: the preset's constant latency.
     Constant,
+}
+
+impl MemClass {
+    /// An access whose cost comes from the addresses the warp used.
+    #[inline]
+    pub fn from_addresses(self) -> bool {
+        matches!(self, MemClass::Dynamic | MemClass::Shared)
+    }
 }
 
 /// One issue slot's static facts.
@@ -57,6 +69,7 @@ fn class_of(unit: Unit, kind: &OpKind) -> (UnitClass, MemClass) {
         OpKind::Ld { space, .. } | OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
             match space {
                 Space::KernelParam | Space::FrameParam | Space::Const => MemClass::Constant,
+                Space::Shared => MemClass::Shared,
                 _ => MemClass::Dynamic,
             }
         }

@@ -40,6 +40,8 @@ pub struct SimConfig {
     /// Record issue events for these (CTA, warp) pairs within `window`.
     pub diagram_warps: Vec<(u64, u32)>,
     pub window: (u64, u64),
+    /// Solo runs (`solo.rs`) allowed.
+    pub run_ahead: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,12 +7,15 @@
 //! schedulers (and of the other SMs) cannot be observed: single issue; no
 //! CTA left to place (new warps could arrive); none of the scheduler's
 //! warps at a barrier (a release could file one); and only instructions
-//! that do not touch the memory model (no global, shared or local access)
+//! whose cost does not depend on the caches (no global, local or generic
+//! access; a shared access's bank conflicts depend on its addresses alone)
 //! and, where their issue executes a unit (a compiled piece, a branch),
 //! whose unit is private to the warp (`CtaExec::private`: no global,
 //! shared or generic access, no barrier, exit or call), so that issuing
 //! them changes nothing but this warp's registers, scoreboard and position,
-//! this scheduler's units and stall record, and the report's counters.
+//! this scheduler's units and stall record, and the report's counters. (A
+//! shared access therefore runs ahead only as a later op of a unit the
+//! walk executed.)
 //!
 //! When the running warp's next instruction could not issue before the
 //! first rival's operands arrive, the walk would pick that rival next if it
@@ -41,7 +44,7 @@ impl Model<'_> {
         grid: &mut G,
         now: u64,
     ) -> Result<(u64, usize), G::Fault> {
-        if self.width != 1 || self.placing {
+        if self.width != 1 || self.placing || !self.cfg.run_ahead {
             return Ok((now, slot));
         }
         let sched = &sm.scheds[s];
@@ -130,7 +133,7 @@ impl Model<'_> {
     }
 
     /// Whether the warp in `slot` may issue its current instruction ahead
-    /// of the SM: no memory access for the model, and where its issue
+    /// of the SM: no access through the caches, and where its issue
     /// executes a unit, a private one.
     #[inline]
     fn unit_may_run_ahead<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
