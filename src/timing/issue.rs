@@ -484,7 +484,16 @@ impl Model<'_> {
             dirty &= dirty - 1;
             // A scheduler that ran ahead (`solo.rs`) was accounted up to
             // where it stands, and nothing before that can change it.
-            if sm.scheds[s].stall_since <= now {
+            let sched = &sm.scheds[s];
+            if sched.stall_since > now {
+                continue;
+            }
+            if until.is_none() && sched.issued_at == now && sm.wake[s] <= now + 1 {
+                // It issued and is visited again next cycle, whose record
+                // charges nothing to this one's reason: not worth taking.
+                self.charge_stall(s, sm, now);
+                sm.scheds[s].stall_since = now + 1;
+            } else {
                 self.take_stall(sm, s, now);
             }
         }
