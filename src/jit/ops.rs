@@ -32,6 +32,35 @@ impl PieceBuilder<'_, '_> {
         }
     }
 
+    /// `div` or `rem` of `x` by `y` (both read as `ty`), as `sem::int`
+    /// computes them: all ones where `y` is 0, and `y = -1` a negation or 0
+    /// (the host's `sdiv` traps on `MIN / -1`).
+    fn div_rem(&mut self, div: bool, x: Value, y: Value, ty: Ty) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+        let one = self.b.ins().iconst(I64, 1);
+        let r = if ty.is_signed() {
+            let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, y, -1);
+            let special = self.b.ins().bor(zero, minus_one);
+            let safe = self.b.ins().select(special, one, y);
+            let (r, by_minus_one) = if div {
+                (self.b.ins().sdiv(x, safe), self.b.ins().ineg(x))
+            } else {
+                (self.b.ins().srem(x, safe), self.b.ins().iconst(I64, 0))
+            };
+            self.b.ins().select(minus_one, by_minus_one, r)
+        } else {
+            let safe = self.b.ins().select(zero, one, y);
+            if div {
+                self.b.ins().udiv(x, safe)
+            } else {
+                self.b.ins().urem(x, safe)
+            }
+        };
+        let ones = self.b.ins().iconst(I64, -1);
+        let r = self.b.ins().select(zero, ones, r);
+        self.normalize(r, ty)
+    }
+
     /// `v` read as an integer of `ty` (sign- or zero-extended to 64 bits).
     fn int_value(&mut self, v: Value, ty: Ty) -> Value {
         self.normalize(v, ty)
@@ -152,6 +181,11 @@ impl PieceBuilder<'_, '_> {
                         };
                         let c = self.b.ins().icmp(cc, x, y);
                         self.b.ins().select(c, x, y)
+                    }
+                    IntBinOp::Div | IntBinOp::Rem => {
+                        let x = self.int_value(a, *ty);
+                        let y = self.int_value(b, *ty);
+                        return Some(vec![self.div_rem(*o == IntBinOp::Div, x, y, *ty)]);
                     }
                     IntBinOp::Shl | IntBinOp::Shr => {
                         let w = ty.bits() as i64;
