@@ -9,6 +9,7 @@
 //! calls, barriers) are executed by the interpreter's driver, which also
 //! keeps the SIMT stack, so both engines reconverge at the same points.
 
+mod convert;
 mod emit;
 mod helpers;
 mod mem;

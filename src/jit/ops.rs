@@ -66,7 +66,7 @@ impl PieceBuilder<'_, '_> {
         self.normalize(v, ty)
     }
 
-    fn f32_of(&mut self, v: Value) -> Value {
+    pub(super) fn f32_of(&mut self, v: Value) -> Value {
         let lo = self.b.ins().ireduce(I32, v);
         self.b.ins().bitcast(types::F32, self.plain, lo)
     }
@@ -325,6 +325,9 @@ impl PieceBuilder<'_, '_> {
                 let v = self.int_value(s[0], *src);
                 vec![self.normalize(v, *dst)]
             }
+            OpKind::Cvt { dst, src, mods } if src.is_float() => {
+                vec![self.float_cvt(*dst, *src, mods, s[0])?]
+            }
             _ => return None,
         })
     }
@@ -402,7 +405,9 @@ impl PieceBuilder<'_, '_> {
     fn float(&mut self, o: FloatOp, ty: Ty, ftz: bool, op: &Op, s: &[Value]) -> Option<Vec<Value>> {
         if ty == Ty::F32 {
             match o {
-                FloatOp::Min | FloatOp::Max if !ftz => return Some(vec![self.f32_min_max(o, s)]),
+                FloatOp::Min | FloatOp::Max if !ftz => {
+                    return Some(vec![self.min_max(o, s, false)])
+                }
                 FloatOp::Ex2 => return Some(vec![self.ex2_f32(op, s, ftz)]),
                 // (A flushed operand is zero or normal, and so is the result.)
                 FloatOp::Abs | FloatOp::Neg => {
@@ -423,6 +428,9 @@ impl PieceBuilder<'_, '_> {
                 }
                 _ => {}
             }
+        }
+        if ty == Ty::F64 && matches!(o, FloatOp::Min | FloatOp::Max) {
+            return Some(vec![self.min_max(o, s, true)]);
         }
         if ty == Ty::F64 && matches!(o, FloatOp::Abs | FloatOp::Neg) {
             // The sign bit, except that a NaN comes back quieted as it is.
@@ -568,12 +576,19 @@ impl PieceBuilder<'_, '_> {
         self.b.ins().select(sub, sign, a)
     }
 
-    /// `min.f32` / `max.f32`: a NaN operand yields the other, two NaNs the
-    /// canonical NaN, and -0 orders below +0.
-    fn f32_min_max(&mut self, o: FloatOp, s: &[Value]) -> Value {
-        let a = self.b.ins().band_imm_s(s[0], 0xffff_ffff);
-        let b = self.b.ins().band_imm_s(s[1], 0xffff_ffff);
-        let (x, y) = (self.f32_of(a), self.f32_of(b));
+    /// `min`/`max` on f32 or f64 (`wide`), as `sem::float` computes them: a
+    /// NaN operand yields the other, and -0 orders below +0; two NaNs give
+    /// the canonical NaN (f32) or the second one quieted (f64).
+    fn min_max(&mut self, o: FloatOp, s: &[Value], wide: bool) -> Value {
+        let (a, b, x, y, sign) = if wide {
+            let (x, y) = (self.f64_of(s[0]), self.f64_of(s[1]));
+            (s[0], s[1], x, y, 1u64 << 63)
+        } else {
+            let a = self.b.ins().band_imm_s(s[0], 0xffff_ffff);
+            let b = self.b.ins().band_imm_s(s[1], 0xffff_ffff);
+            let (x, y) = (self.f32_of(a), self.f32_of(b));
+            (a, b, x, y, 0x8000_0000)
+        };
         let na = self.b.ins().fcmp(FloatCC::Unordered, x, x);
         let nb = self.b.ins().fcmp(FloatCC::Unordered, y, y);
         let lt = self.b.ins().fcmp(FloatCC::LessThan, x, y);
@@ -581,11 +596,11 @@ impl PieceBuilder<'_, '_> {
         let a_neg = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, a, 0x8000_0000);
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, a, sign as i64);
         let b_pos = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, b, 0x8000_0000);
+            .icmp_imm_s(IntCC::UnsignedLessThan, b, sign as i64);
         let signs = self.b.ins().band(a_neg, b_pos);
         let tie = self.b.ins().band(eq, signs);
         let a_less = self.b.ins().bor(lt, tie);
@@ -597,8 +612,12 @@ impl PieceBuilder<'_, '_> {
         let r = self.b.ins().select(nb, a, r);
         let r = self.b.ins().select(na, b, r);
         let both = self.b.ins().band(na, nb);
-        let canon = self.b.ins().iconst(I64, 0x7fff_ffff);
-        self.b.ins().select(both, canon, r)
+        let two_nans = if wide {
+            self.b.ins().bor_imm_s(b, 1 << 51)
+        } else {
+            self.b.ins().iconst(I64, 0x7fff_ffff)
+        };
+        self.b.ins().select(both, two_nans, r)
     }
 
     /// A special register's value for the current lane.

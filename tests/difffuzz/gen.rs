@@ -289,7 +289,10 @@ impl Gen {
                     }
                     3 => format!("div{rnd}.f64 {x}, {y}, {z};"),
                     4 => format!("sqrt{rnd}.f64 {x}, {y};"),
-                    5 => format!("min.f64 {x}, {y}, {z};"),
+                    5 => {
+                        let op = *self.rng.pick(&["min", "max"]);
+                        format!("{op}.f64 {x}, {y}, {z};")
+                    }
                     6 => {
                         let op = *self.rng.pick(&["neg", "abs"]);
                         format!("{op}.f64 {x}, {y};")
@@ -317,7 +320,12 @@ impl Gen {
             3 => format!("cvt{irnd}{sat}.u32.f32 {r}, {f};"),
             4 => format!("cvt.f64.f32 {fd}, {f};"),
             5 => format!("cvt.rn.f32.f64 {f}, {fd};"),
-            6 => format!("cvt{irnd}.s64.f64 {rd}, {fd};"),
+            6 => match self.rng.below(4) {
+                0 => format!("cvt{irnd}.s32.f64 {r}, {fd};"),
+                1 => format!("cvt{irnd}.u32.f64 {r}, {fd};"),
+                2 => format!("cvt{irnd}.u64.f32 {rd}, {f};"),
+                _ => format!("cvt{irnd}.s64.f64 {rd}, {fd};"),
+            },
             7 => match self.rng.below(4) {
                 0 => format!("cvt.rn.f64.s64 {fd}, {rd};"),
                 1 => format!("cvt.rn.f64.u64 {fd}, {rd};"),

@@ -1,0 +1,93 @@
+//! Inline code for float conversions without modifiers beyond their
+//! rounding: f32 to f64, f64 to f32 (round to nearest even), and float to
+//! integer truncating (`.rzi`). Each computes what `sem::cvt::cvt` computes,
+//! NaNs included (a NaN keeps its sign and payload, quieted, between f32
+//! and f64; to an integer it gives 0, or the sign bit alone where the
+//! source is f64 or the destination 64 bits wide), and out-of-range values
+//! saturate; anything else returns `None` (the piece calls the interpreter's
+//! evaluator).
+
+use cranelift_codegen::ir::{condcodes::FloatCC, types, InstBuilder, Value};
+
+use super::emit::{PieceBuilder, I32, I64};
+use crate::ir::{CvtMods, IntRounding, Ty};
+
+impl PieceBuilder<'_, '_> {
+    /// `cvt` of the operand `x` (its register bits) from `src` to `dst`.
+    pub fn float_cvt(&mut self, dst: Ty, src: Ty, mods: &CvtMods, x: Value) -> Option<Value> {
+        if mods.ftz || mods.sat || mods.relu || mods.satfinite {
+            return None;
+        }
+        match (dst, src) {
+            (Ty::F64, Ty::F32) if mods.rounding.is_none() && mods.int_rounding.is_none() => {
+                let f = self.f32_of(x);
+                let w = self.b.ins().fpromote(types::F64, f);
+                let bits = self.b.ins().bitcast(I64, self.plain, w);
+                // sign | exponent all ones | quiet bit | payload << 29.
+                let sign = self.b.ins().band_imm_s(x, 0x8000_0000);
+                let sign = self.b.ins().ishl_imm_s(sign, 32);
+                let man = self.b.ins().band_imm_s(x, 0x007f_ffff);
+                let man = self.b.ins().ishl_imm_s(man, 29);
+                let q = self.b.ins().bor_imm_s(man, 0x7ff8_0000_0000_0000);
+                let q = self.b.ins().bor(q, sign);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+                Some(self.b.ins().select(nan, q, bits))
+            }
+            (Ty::F32, Ty::F64)
+                if matches!(mods.rounding, None | Some(crate::ir::Rounding::Rn))
+                    && mods.int_rounding.is_none() =>
+            {
+                let f = self.b.ins().bitcast(types::F64, self.plain, x);
+                let n = self.b.ins().fdemote(types::F32, f);
+                let bits = self.b.ins().bitcast(I32, self.plain, n);
+                let bits = self.b.ins().uextend(I64, bits);
+                // sign | exponent all ones | quiet bit | payload >> 29.
+                let sign = self.b.ins().ushr_imm_s(x, 32);
+                let sign = self.b.ins().band_imm_s(sign, 0x8000_0000);
+                let man = self.b.ins().ushr_imm_s(x, 29);
+                let man = self.b.ins().band_imm_s(man, 0x007f_ffff);
+                let q = self.b.ins().bor_imm_s(man, 0x7fc0_0000);
+                let q = self.b.ins().bor(q, sign);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+                Some(self.b.ins().select(nan, q, bits))
+            }
+            (Ty::S32 | Ty::U32 | Ty::S64 | Ty::U64, Ty::F32 | Ty::F64)
+                if mods.int_rounding == Some(IntRounding::Rzi) && mods.rounding.is_none() =>
+            {
+                let f = if src == Ty::F32 {
+                    self.f32_of(x)
+                } else {
+                    self.b.ins().bitcast(types::F64, self.plain, x)
+                };
+                let wide = dst.bits() == 64;
+                let ity = if wide { I64 } else { I32 };
+                // Truncating, saturating, a NaN giving 0.
+                let r = if dst.is_signed() {
+                    self.b.ins().fcvt_to_sint_sat(ity, f)
+                } else {
+                    self.b.ins().fcvt_to_uint_sat(ity, f)
+                };
+                let r = if wide {
+                    r
+                } else if dst.is_signed() {
+                    self.b.ins().sextend(I64, r)
+                } else {
+                    self.b.ins().uextend(I64, r)
+                };
+                if src == Ty::F32 && !wide {
+                    return Some(r);
+                }
+                let sign_bit = 1u64 << (dst.bits() - 1);
+                let nan_value = if dst.is_signed() && !wide {
+                    // Sign-extended, as a narrow signed result is.
+                    self.b.ins().iconst(I64, i32::MIN as i64)
+                } else {
+                    self.b.ins().iconst(I64, sign_bit as i64)
+                };
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+                Some(self.b.ins().select(nan, nan_value, r))
+            }
+            _ => None,
+        }
+    }
+}
