@@ -1,11 +1,11 @@
 //! Inline code for float conversions without modifiers beyond their
 //! rounding: f32 to f64, f64 to f32 (round to nearest even), and float to
-//! integer truncating (`.rzi`). Each computes what `sem::cvt::cvt` computes,
-//! NaNs included (a NaN keeps its sign and payload, quieted, between f32
-//! and f64; to an integer it gives 0, or the sign bit alone where the
-//! source is f64 or the destination 64 bits wide), and out-of-range values
-//! saturate; anything else returns `None` (the piece calls the interpreter's
-//! evaluator).
+//! integer truncating (`.rzi`) or to nearest even (`.rni`). Each computes
+//! what `sem::cvt::cvt` computes, NaNs included (a NaN keeps its sign and
+//! payload, quieted, between f32 and f64; to an integer it gives 0, or the
+//! sign bit alone where the source is f64 or the destination 64 bits
+//! wide), and out-of-range values saturate; anything else returns `None`
+//! (the piece calls the interpreter's evaluator).
 
 use cranelift_codegen::ir::{condcodes::FloatCC, types, InstBuilder, Value};
 
@@ -52,12 +52,18 @@ impl PieceBuilder<'_, '_> {
                 Some(self.b.ins().select(nan, q, bits))
             }
             (Ty::S32 | Ty::U32 | Ty::S64 | Ty::U64, Ty::F32 | Ty::F64)
-                if mods.int_rounding == Some(IntRounding::Rzi) && mods.rounding.is_none() =>
+                if matches!(mods.int_rounding, Some(IntRounding::Rzi | IntRounding::Rni))
+                    && mods.rounding.is_none() =>
             {
                 let f = if src == Ty::F32 {
                     self.f32_of(x)
                 } else {
                     self.b.ins().bitcast(types::F64, self.plain, x)
+                };
+                let f = if mods.int_rounding == Some(IntRounding::Rni) {
+                    self.round_to_nearest_even(f, src == Ty::F32)
+                } else {
+                    f
                 };
                 let wide = dst.bits() == 64;
                 let ity = if wide { I64 } else { I32 };
@@ -89,5 +95,23 @@ impl PieceBuilder<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `f` (f32 when `narrow`, exactly widened) rounded to an integral f64,
+    /// ties to even: `(f + c) - c` with `c = ±2^52` rounds in the host's
+    /// default mode where `|f| < 2^52`; larger values are integral already.
+    fn round_to_nearest_even(&mut self, f: Value, narrow: bool) -> Value {
+        let f = if narrow {
+            self.b.ins().fpromote(types::F64, f)
+        } else {
+            f
+        };
+        let two52 = self.b.ins().f64const(4_503_599_627_370_496.0);
+        let c = self.b.ins().fcopysign(two52, f);
+        let up = self.b.ins().fadd(f, c);
+        let r = self.b.ins().fsub(up, c);
+        let magnitude = self.b.ins().fabs(f);
+        let small = self.b.ins().fcmp(FloatCC::LessThan, magnitude, two52);
+        self.b.ins().select(small, r, f)
     }
 }
