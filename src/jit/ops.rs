@@ -155,6 +155,17 @@ impl PieceBuilder<'_, '_> {
                 let hi = self.b.ins().sshr_imm_s(p, 32);
                 vec![self.normalize(hi, *ty)]
             }
+            OpKind::IntBin {
+                op: IntBinOp::MulHi,
+                ty,
+            } if !ty.is_float() && ty.bits() == 64 => {
+                // The high half of the 128-bit product.
+                vec![if ty.is_signed() {
+                    self.b.ins().smulhi(s[0], s[1])
+                } else {
+                    self.b.ins().umulhi(s[0], s[1])
+                }]
+            }
             OpKind::IntBin { op: o, ty } if !ty.is_float() && ty.bits() >= 8 => {
                 let (a, b) = (s[0], s[1]);
                 let r = match o {
