@@ -10,7 +10,7 @@
 use cranelift_codegen::ir::{condcodes::FloatCC, types, InstBuilder, Value};
 
 use super::emit::{PieceBuilder, I32, I64};
-use crate::ir::{CvtMods, IntRounding, Ty};
+use crate::ir::{CvtMods, IntRounding, Rounding, Ty};
 
 impl PieceBuilder<'_, '_> {
     /// `cvt` of the operand `x` (its register bits) from `src` to `dst`.
@@ -34,7 +34,7 @@ impl PieceBuilder<'_, '_> {
                 Some(self.b.ins().select(nan, q, bits))
             }
             (Ty::F32, Ty::F64)
-                if matches!(mods.rounding, None | Some(crate::ir::Rounding::Rn))
+                if matches!(mods.rounding, None | Some(Rounding::Rn))
                     && mods.int_rounding.is_none() =>
             {
                 let f = self.b.ins().bitcast(types::F64, self.plain, x);

@@ -154,7 +154,7 @@ impl Model<'_> {
         }
         let ic = &ctx.ic;
         let latency = match ic.mem {
-            MemClass::Dynamic | MemClass::Shared => return false,
+            m if m.from_addresses() => return false,
             MemClass::Constant => self.arch.latency.constant,
             _ => ic.latency,
         };
