@@ -23,13 +23,7 @@ impl PieceBuilder<'_, '_> {
                 let f = self.f32_of(x);
                 let w = self.b.ins().fpromote(types::F64, f);
                 let bits = self.b.ins().bitcast(I64, self.plain, w);
-                // sign | exponent all ones | quiet bit | payload << 29.
-                let sign = self.b.ins().band_imm_s(x, 0x8000_0000);
-                let sign = self.b.ins().ishl_imm_s(sign, 32);
-                let man = self.b.ins().band_imm_s(x, 0x007f_ffff);
-                let man = self.b.ins().ishl_imm_s(man, 29);
-                let q = self.b.ins().bor_imm_s(man, 0x7ff8_0000_0000_0000);
-                let q = self.b.ins().bor(q, sign);
+                let q = self.converted_nan(x, true);
                 let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
                 Some(self.b.ins().select(nan, q, bits))
             }
@@ -41,13 +35,7 @@ impl PieceBuilder<'_, '_> {
                 let n = self.b.ins().fdemote(types::F32, f);
                 let bits = self.b.ins().bitcast(I32, self.plain, n);
                 let bits = self.b.ins().uextend(I64, bits);
-                // sign | exponent all ones | quiet bit | payload >> 29.
-                let sign = self.b.ins().ushr_imm_s(x, 32);
-                let sign = self.b.ins().band_imm_s(sign, 0x8000_0000);
-                let man = self.b.ins().ushr_imm_s(x, 29);
-                let man = self.b.ins().band_imm_s(man, 0x007f_ffff);
-                let q = self.b.ins().bor_imm_s(man, 0x7fc0_0000);
-                let q = self.b.ins().bor(q, sign);
+                let q = self.converted_nan(x, false);
                 let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
                 Some(self.b.ins().select(nan, q, bits))
             }
@@ -95,6 +83,30 @@ impl PieceBuilder<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// The bits of the NaN `x` (f32, or f64) converted to f64 (`widen`) or
+    /// to f32: its sign, an all-ones exponent, the quiet bit and its payload
+    /// moved by the mantissas' difference (29 bits).
+    fn converted_nan(&mut self, x: Value, widen: bool) -> Value {
+        // (Field of the source, shift into the destination) for the sign
+        // and the payload, and the destination's exponent and quiet bit.
+        let (sign, payload, quiet): ((u64, i64), (u64, i64), u64) = if widen {
+            ((0x8000_0000, 32), (0x007f_ffff, 29), 0x7ff8_0000_0000_0000)
+        } else {
+            ((1 << 63, -32), (0x000f_ffff_e000_0000, -29), 0x7fc0_0000)
+        };
+        let mut q = self.b.ins().iconst(I64, quiet as i64);
+        for (field, shift) in [sign, payload] {
+            let bits = self.b.ins().band_imm_s(x, field as i64);
+            let moved = if shift > 0 {
+                self.b.ins().ishl_imm_s(bits, shift)
+            } else {
+                self.b.ins().ushr_imm_s(bits, -shift)
+            };
+            q = self.b.ins().bor(q, moved);
+        }
+        q
     }
 
     /// `f` (f32 when `narrow`, exactly widened) rounded to an integral f64,
