@@ -245,13 +245,23 @@ impl Warp {
                 for l in lanes.clone() {
                     vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();
                 }
+                // Lanes usually share one member mask: each distinct mask
+                // is reduced once.
+                let mut last: Option<(u32, u64)> = None;
                 for l in lanes {
                     let group = mask & self.read(cta, &op.srcs[1], l) as u32;
-                    let mut members = (0..32usize).filter(|&k| group & (1 << k) != 0);
-                    let first = members.next().unwrap_or(l);
-                    let acc = members.fold(vals[first], |acc, k| {
-                        sem::int::atom_int(*rop, *ty, acc, vals[k], 0)
-                    });
+                    let acc = match last {
+                        Some((g, acc)) if g == group && group != 0 => acc,
+                        _ => {
+                            let mut members = (0..32usize).filter(|&k| group & (1 << k) != 0);
+                            let first = members.next().unwrap_or(l);
+                            let acc = members.fold(vals[first], |acc, k| {
+                                sem::int::atom_int(*rop, *ty, acc, vals[k], 0)
+                            });
+                            last = Some((group, acc));
+                            acc
+                        }
+                    };
                     self.write(cta, op.dsts[0], l, acc);
                 }
             }

@@ -153,8 +153,9 @@ pub struct LaunchReport {
     pub thread_instructions: u64,
     /// Wall time of the launch (excluding compilation).
     pub elapsed: Duration,
-    /// Time spent compiling the module for this launch (zero when the
-    /// compiled code was cached, or with the interpreter).
+    /// Time spent compiling the module for this launch, and for a timed
+    /// one building its instruction table (zero when both were cached; the
+    /// interpreter compiles nothing).
     pub compile_time: Duration,
 }
 

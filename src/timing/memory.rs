@@ -54,6 +54,45 @@ fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
     rest == 0
 }
 
+/// The bank-conflict degree of an access of one word per lane (no wider
+/// than a bank and aligned, as execution checked), with `1 << bank_bits`
+/// banks (at most 64), when its words lie within 64 rows of banks (a row:
+/// one word in every bank): per bank, a bit set of the rows it must
+/// deliver, and their count. `None` for a wider spread.
+#[inline]
+fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Option<u32> {
+    let row_shift = shift + bank_bits;
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    let mut m = mask;
+    while m != 0 {
+        let a = addrs[m.trailing_zeros() as usize];
+        m &= m - 1;
+        lo = lo.min(a);
+        hi = hi.max(a);
+    }
+    let first_row = lo >> row_shift;
+    if (hi >> row_shift) - first_row >= 64 {
+        return None;
+    }
+    let bank_mask = (1u64 << bank_bits) - 1;
+    let mut rows = [0u64; 64];
+    let mut count = [0u32; 64];
+    let mut degree = 1;
+    let mut m = mask;
+    while m != 0 {
+        let w = addrs[m.trailing_zeros() as usize] >> shift;
+        m &= m - 1;
+        let bank = (w & bank_mask) as usize & 63;
+        let bit = 1u64 << ((w >> bank_bits) - first_row);
+        if rows[bank] & bit == 0 {
+            rows[bank] |= bit;
+            count[bank] += 1;
+            degree = degree.max(count[bank]);
+        }
+    }
+    Some(degree)
+}
+
 /// The memory system shared by all SMs: L2 and DRAM.
 pub struct MemorySystem {
     l2: Cache,
@@ -260,11 +299,18 @@ impl MemorySystem {
         let mut seen = 0u64;
         let mut n = 0;
         let mut m = mask;
+        // The sectors of the lane before (neighbouring lanes often share
+        // theirs: nothing new to mark).
+        let mut prev = (u64::MAX, u64::MAX);
         'window: while m != 0 {
             let a = addrs[m.trailing_zeros() as usize];
             m &= m - 1;
             let last = a.wrapping_add(span) >> shift;
             let mut s = a >> shift;
+            if (s, last) == prev {
+                continue;
+            }
+            prev = (s, last);
             loop {
                 let d = s.wrapping_sub(base);
                 if d >= 64 {
@@ -411,44 +457,28 @@ impl MemorySystem {
             // distinct banks, one pass.
             if one_address(mask, addrs) && size as u64 <= self.banks as u64 * self.bank_bytes as u64
             {
-                self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(1);
-                self.stats.bank_conflict_degree_sum += 1;
-                return Cost {
-                    latency: self.shared_latency,
-                    replays: 0,
-                };
+                return self.bank_passes(1);
             }
         }
         let bank_bytes = self.bank_bytes as u64;
         if let Some(shift) = self.bank_shift {
             if mask != 0 && size as u64 <= 4 * bank_bytes {
                 if let Some(degree) = self.window_degree(mask, addrs, size, shift) {
-                    self.stats.bank_conflict_degree_max =
-                        self.stats.bank_conflict_degree_max.max(degree);
-                    self.stats.bank_conflict_degree_sum += degree as u64;
-                    return Cost {
-                        latency: self.shared_latency + degree - 1,
-                        replays: degree - 1,
-                    };
+                    return self.bank_passes(degree);
                 }
             }
-            if size as u64 <= bank_bytes
+            if mask != 0
+                && size as u64 <= bank_bytes
                 && self.banks.is_power_of_two()
                 && self.banks <= 64
-                && Self::one_word_per_bank(
-                    mask,
-                    addrs,
-                    shift,
-                    self.banks as u64 - 1,
-                    &mut self.word_in_bank,
-                )
             {
-                self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(1);
-                self.stats.bank_conflict_degree_sum += 1;
-                return Cost {
-                    latency: self.shared_latency,
-                    replays: 0,
-                };
+                let bank_mask = self.banks as u64 - 1;
+                if Self::one_word_per_bank(mask, addrs, shift, bank_mask, &mut self.word_in_bank) {
+                    return self.bank_passes(1);
+                }
+                if let Some(degree) = rows_degree(mask, addrs, shift, self.banks.trailing_zeros()) {
+                    return self.bank_passes(degree);
+                }
             }
         }
         let span = size.max(1) as u64 - 1;
@@ -523,6 +553,13 @@ impl MemorySystem {
             }
         }
         let degree = per_bank.iter().copied().max().unwrap_or(0).max(1);
+        self.bank_passes(degree)
+    }
+
+    /// The cost of a shared access whose banks deliver in `degree` passes
+    /// (counted in the statistics).
+    #[inline]
+    fn bank_passes(&mut self, degree: u32) -> Cost {
         self.stats.bank_conflict_degree_sum += degree as u64;
         self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(degree);
         Cost {

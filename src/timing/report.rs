@@ -123,8 +123,9 @@ pub struct TimingReport {
     /// Where the register count came from ("user", "ptxas log", "estimate").
     pub regs_source: String,
     pub memory: MemStats,
-    /// Host wall time of the timed part of the launch (building the
-    /// instruction table, simulating, executing the simulated CTAs).
+    /// Host wall time of the timed part of the launch (simulating and
+    /// executing the simulated CTAs; the module's instruction table, built
+    /// on its first timed launch, counts as compilation).
     pub wall: std::time::Duration,
     pub line_cycles: LineCycles,
     pub events: Vec<IssueEvent>,
