@@ -79,6 +79,9 @@ const EDGE32: &[u32] = &[
     0x3f80_0000,
     0xbf80_0000,
     0x4f00_0000,
+    // Signalling NaNs (the quiet bit clear), with a payload.
+    0x7f80_0001,
+    0xffa0_0000,
 ];
 const EDGE64: &[u64] = &[
     0,
@@ -95,6 +98,14 @@ const EDGE64: &[u64] = &[
     0x0000_0000_0000_0001,
     0x3ff0_0000_0000_0000,
     0x43e0_0000_0000_0000,
+    // Signalling NaNs: a low payload narrowing drops, a high one it keeps.
+    0x7ff0_0000_0000_0001,
+    0xfff4_0000_0000_0000,
+    // A quiet NaN with a low payload, the largest subnormal, the largest
+    // finite value.
+    0x7ff8_0000_0000_0001,
+    0x000f_ffff_ffff_ffff,
+    0x7fef_ffff_ffff_ffff,
 ];
 
 /// Register pools: `%r` b32, `%rd` b64, `%f` f32, `%fd` f64, `%h` b16, `%p` pred.
