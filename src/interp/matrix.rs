@@ -34,6 +34,29 @@ impl Warp {
         }
     }
 
+    /// `reg_value` in every lane.
+    fn reg_lanes(&self, src: &Src) -> [u64; 32] {
+        match *src {
+            Src::Reg(r) => self.frames.last().unwrap().regs[r.index()],
+            Src::Imm(v) => [v; 32],
+            _ => [0; 32],
+        }
+    }
+
+    /// Writes register `k` of every lane's `regs` to `dsts[k]` (the whole
+    /// warp runs matrix instructions).
+    fn write_fragments<T: Copy + Into<u64>, const N: usize>(
+        &mut self,
+        cta: &Cta,
+        dsts: &[crate::ir::Reg],
+        regs: &[[T; N]; 32],
+    ) {
+        for (k, &d) in dsts.iter().enumerate() {
+            let values: [u64; 32] = std::array::from_fn(|l| regs[l][k].into());
+            self.write_lanes(cta, d, u32::MAX, &values);
+        }
+    }
+
     /// Runs an `Ldmatrix`, `Stmatrix` or `Mma` op.
     pub(super) fn matrix(&mut self, cta: &mut Cta, op: &Op, mask: u32) -> Result<(), Fault> {
         self.require_full_warp(cta, op, mask)?;
@@ -57,11 +80,7 @@ impl Warp {
                     }
                 }
                 let out = tensor::ldmatrix(*num, *trans, &rows);
-                for (l, regs) in out.iter().enumerate() {
-                    for (k, &d) in op.dsts.iter().enumerate() {
-                        self.write(cta, d, l, regs[k] as u64);
-                    }
-                }
+                self.write_fragments(cta, &op.dsts, &out);
             }
             OpKind::Stmatrix {
                 num,
@@ -94,18 +113,15 @@ impl Warp {
                 let mut s = 0;
                 for (f, n) in [na, nb, nc].into_iter().enumerate() {
                     for k in 0..n {
-                        for (l, lane_regs) in frags[f].iter_mut().enumerate() {
-                            lane_regs[k] = self.reg_value(&op.srcs[s], l);
+                        let values = self.reg_lanes(&op.srcs[s]);
+                        for (lane_regs, v) in frags[f].iter_mut().zip(values) {
+                            lane_regs[k] = v;
                         }
                         s += 1;
                     }
                 }
                 let d = tensor::mma_sync(kind, &frags[0], &frags[1], &frags[2]);
-                for (l, regs) in d.iter().enumerate() {
-                    for (k, &dst) in op.dsts.iter().enumerate() {
-                        self.write(cta, dst, l, regs[k]);
-                    }
-                }
+                self.write_fragments(cta, &op.dsts, &d);
             }
             OpKind::Wgmma { kind } => {
                 let first = mask.trailing_zeros() as usize;

@@ -144,32 +144,36 @@ pub fn mma_sync(
         kind.shape.n as usize,
         kind.shape.k as usize,
     );
-    // The operands, decoded once from their fragments (A by row, B by
-    // column; at most m16 x k16 and k16 x n8).
+    // The operands, decoded once from their fragments (at most m16 x k16
+    // and k16 x n8).
     let mut a_rows = [[0f64; 16]; 16];
-    let mut b_cols = [[0f64; 16]; 8];
     for (row, a_row) in a_rows.iter_mut().enumerate().take(m) {
         for (kk, v) in a_row.iter_mut().enumerate().take(k) {
             *v = a_elem(kind, a, row, kk);
         }
     }
-    for (col, b_col) in b_cols.iter_mut().enumerate().take(n) {
-        for (kk, v) in b_col.iter_mut().enumerate().take(k) {
-            *v = b_elem(kind, b, kk, col);
+    // B by k: a row of A times it gives a row of D, its columns summed
+    // side by side (each in k order, as one dot product at a time would).
+    let mut b_rows = [[0f64; 8]; 16];
+    for col in 0..n {
+        for (kk, b_row) in b_rows.iter_mut().enumerate().take(k) {
+            b_row[col] = b_elem(kind, b, kk, col);
         }
     }
     for (row, a_row) in a_rows.iter().enumerate().take(m) {
-        for (col, b_col) in b_cols.iter().enumerate().take(n) {
+        let mut sums = [0f64; 8];
+        for (x, b_row) in a_row[..k].iter().zip(&b_rows) {
+            for (sum, y) in sums.iter_mut().zip(b_row) {
+                *sum += x * y;
+            }
+        }
+        for (col, sum) in sums.iter().enumerate().take(n) {
             let (lane, reg, h) = acc_slot(kind, row, col);
             let c_val = if kind.ctype == MmaType::F16 {
                 half_of(MmaType::F16, c[lane][reg], h)
             } else {
                 f32::from_bits(c[lane][reg] as u32) as f64
             };
-            let mut sum = 0.0f64;
-            for (x, y) in a_row[..k].iter().zip(&b_col[..k]) {
-                sum += x * y;
-            }
             let v = sum + c_val;
             if kind.dtype == MmaType::F16 {
                 let bits = f16::from_f64(v).to_bits() as u64;
