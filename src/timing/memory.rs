@@ -342,6 +342,40 @@ impl MemorySystem {
             }
             return (n, lines);
         }
+        // Lanes at ascending addresses (a row per lane, a strided access):
+        // in first-touch order the sectors ascend, so a sector is new
+        // unless it is the last one taken, and the lines are counted where
+        // they change.
+        let per_line = line_shift - shift;
+        let (mut n, mut lines) = (0, 0u32);
+        let mut m = mask;
+        'ascending: while m != 0 {
+            let a = addrs[m.trailing_zeros() as usize];
+            m &= m - 1;
+            let last = a.wrapping_add(span) >> shift;
+            let mut s = a >> shift;
+            loop {
+                if n > 0 && s <= out[n - 1] {
+                    if s < out[n - 1] {
+                        n = 0;
+                        break 'ascending;
+                    }
+                } else if n < out.len() {
+                    if n == 0 || s >> per_line != out[n - 1] >> per_line {
+                        lines += 1;
+                    }
+                    out[n] = s;
+                    n += 1;
+                }
+                if s >= last {
+                    break;
+                }
+                s += 1;
+            }
+        }
+        if n > 0 {
+            return (n, lines);
+        }
         // Scattered lanes: search what was seen.
         let mut n = 0;
         let mut m = mask;
@@ -362,7 +396,6 @@ impl MemorySystem {
                 s += 1;
             }
         }
-        let per_line = line_shift - shift;
         let sectors = &out[..n];
         let mut lines = 0u32;
         for (i, s) in sectors.iter().enumerate() {
@@ -704,11 +737,17 @@ mod tests {
             // One address for every lane too, now and then across a sector
             // boundary.
             let one = base + (next() % 2) * (32 - size / 2);
-            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 4) % 4 {
+            // Wide strides (a row per lane), both ways, and lanes scattered
+            // far apart, past the 64-sector window.
+            let stride = [168u64, 4096, 36, 100][(case / 28) as usize % 4] / size * size;
+            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 4) % 7 {
                 0 => base + l as u64 * size,
                 1 => base + (l as u64 * size * (1 + next() % 3)),
                 2 => one,
-                _ => base + (next() % 64) * size,
+                3 => base + (next() % 64) * size,
+                4 => base + l as u64 * stride,
+                5 => base + (31 - l as u64) * stride,
+                _ => base + (next() % 100_000) * size,
             });
             let mut out = [0u64; 64];
             let (n, lines) = MemorySystem::unique_sectors(
