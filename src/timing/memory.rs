@@ -47,6 +47,10 @@ fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
     if addrs.iter().fold(0, |d, &a| d | (a ^ first)) == 0 {
         return true;
     }
+    if mask == u32::MAX {
+        // Every lane active: the test above was the whole answer.
+        return false;
+    }
     let mut rest = mask & (mask - 1);
     while rest != 0 && addrs[rest.trailing_zeros() as usize] == first {
         rest &= rest - 1;
