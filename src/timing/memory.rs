@@ -58,6 +58,42 @@ fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
     rest == 0
 }
 
+/// Calls `visit` with every sector (address `>> shift`) the lanes of
+/// `mask` touch (`span + 1` bytes each), lanes in order and a lane's
+/// sectors ascending; a lane whose sectors are the lane before's adds
+/// nothing and is skipped. Stops, returning false, where `visit` does.
+#[inline(always)]
+fn each_sector(
+    mask: u32,
+    addrs: &[u64; 32],
+    span: u64,
+    shift: u32,
+    mut visit: impl FnMut(u64) -> bool,
+) -> bool {
+    let mut m = mask;
+    let mut prev = (u64::MAX, u64::MAX);
+    while m != 0 {
+        let a = addrs[m.trailing_zeros() as usize];
+        m &= m - 1;
+        let (first, last) = (a >> shift, a.wrapping_add(span) >> shift);
+        if (first, last) == prev {
+            continue;
+        }
+        prev = (first, last);
+        let mut s = first;
+        loop {
+            if !visit(s) {
+                return false;
+            }
+            if s >= last {
+                break;
+            }
+            s += 1;
+        }
+    }
+    true
+}
+
 /// The bank-conflict degree of an access of one word per lane (no wider
 /// than a bank and aligned, as execution checked), with `1 << bank_bits`
 /// banks (at most 64), when its words lie within 64 rows of banks (a row:
@@ -302,37 +338,19 @@ impl MemorySystem {
         let base = (addrs[mask.trailing_zeros() as usize] >> shift).wrapping_sub(32);
         let mut seen = 0u64;
         let mut n = 0;
-        let mut m = mask;
-        // The sectors of the lane before (neighbouring lanes often share
-        // theirs: nothing new to mark).
-        let mut prev = (u64::MAX, u64::MAX);
-        'window: while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            let last = a.wrapping_add(span) >> shift;
-            let mut s = a >> shift;
-            if (s, last) == prev {
-                continue;
+        let in_window = each_sector(mask, addrs, span, shift, |s| {
+            let d = s.wrapping_sub(base);
+            if d >= 64 {
+                return false;
             }
-            prev = (s, last);
-            loop {
-                let d = s.wrapping_sub(base);
-                if d >= 64 {
-                    n = 0;
-                    break 'window;
-                }
-                if seen & (1 << d) == 0 {
-                    seen |= 1 << d;
-                    out[n] = s;
-                    n += 1;
-                }
-                if s >= last {
-                    break;
-                }
-                s += 1;
+            if seen & (1 << d) == 0 {
+                seen |= 1 << d;
+                out[n] = s;
+                n += 1;
             }
-        }
-        if n > 0 {
+            true
+        });
+        if in_window {
             // Sectors in address order: a new line wherever the line changes.
             let per_line = line_shift - shift;
             let (mut lines, mut prev) = (0, u64::MAX);
@@ -352,54 +370,31 @@ impl MemorySystem {
         // they change.
         let per_line = line_shift - shift;
         let (mut n, mut lines) = (0, 0u32);
-        let mut m = mask;
-        'ascending: while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            let last = a.wrapping_add(span) >> shift;
-            let mut s = a >> shift;
-            loop {
-                if n > 0 && s <= out[n - 1] {
-                    if s < out[n - 1] {
-                        n = 0;
-                        break 'ascending;
-                    }
-                } else if n < out.len() {
-                    if n == 0 || s >> per_line != out[n - 1] >> per_line {
-                        lines += 1;
-                    }
-                    out[n] = s;
-                    n += 1;
-                }
-                if s >= last {
-                    break;
-                }
-                s += 1;
+        let ascending = each_sector(mask, addrs, span, shift, |s| {
+            if n > 0 && s <= out[n - 1] {
+                return s == out[n - 1];
             }
-        }
-        if n > 0 {
+            if n < out.len() {
+                if n == 0 || s >> per_line != out[n - 1] >> per_line {
+                    lines += 1;
+                }
+                out[n] = s;
+                n += 1;
+            }
+            true
+        });
+        if ascending {
             return (n, lines);
         }
         // Scattered lanes: search what was seen.
         let mut n = 0;
-        let mut m = mask;
-        while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            let first = a >> shift;
-            let last = a.wrapping_add(span) >> shift;
-            let mut s = first;
-            loop {
-                if n < out.len() && !out[..n].contains(&s) {
-                    out[n] = s;
-                    n += 1;
-                }
-                if s >= last {
-                    break;
-                }
-                s += 1;
+        each_sector(mask, addrs, span, shift, |s| {
+            if n < out.len() && !out[..n].contains(&s) {
+                out[n] = s;
+                n += 1;
             }
-        }
+            true
+        });
         let sectors = &out[..n];
         let mut lines = 0u32;
         for (i, s) in sectors.iter().enumerate() {
