@@ -94,6 +94,28 @@ fn each_sector(
     true
 }
 
+/// The lowest and highest address of the lanes of `mask`.
+#[inline(always)]
+fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    if mask == u32::MAX {
+        // Every lane: no walk over the mask's bits.
+        for &a in addrs {
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            let a = addrs[m.trailing_zeros() as usize];
+            m &= m - 1;
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+    }
+    (lo, hi)
+}
+
 /// The bank-conflict degree of an access of one word per lane (no wider
 /// than a bank and aligned, as execution checked), with `1 << bank_bits`
 /// banks (at most 64), when its words lie within 64 rows of banks (a row:
@@ -102,14 +124,7 @@ fn each_sector(
 #[inline]
 fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Option<u32> {
     let row_shift = shift + bank_bits;
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    let mut m = mask;
-    while m != 0 {
-        let a = addrs[m.trailing_zeros() as usize];
-        m &= m - 1;
-        lo = lo.min(a);
-        hi = hi.max(a);
-    }
+    let (lo, hi) = address_range(mask, addrs);
     let first_row = lo >> row_shift;
     if (hi >> row_shift) - first_row >= 64 {
         return None;
@@ -445,22 +460,7 @@ impl MemorySystem {
     fn window_degree(&self, mask: u32, addrs: &[u64; 32], size: u32, shift: u32) -> Option<u32> {
         let span = size.max(1) as u64 - 1;
         let banks = self.banks as u64;
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        if mask == u32::MAX {
-            // Every lane: no walk over the mask's bits.
-            for &a in addrs {
-                lo = lo.min(a);
-                hi = hi.max(a);
-            }
-        } else {
-            let mut m = mask;
-            while m != 0 {
-                let a = addrs[m.trailing_zeros() as usize];
-                m &= m - 1;
-                lo = lo.min(a);
-                hi = hi.max(a);
-            }
-        }
+        let (lo, hi) = address_range(mask, addrs);
         let (first, last) = (lo >> shift, hi.checked_add(span)? >> shift);
         if last - first < banks {
             return Some(1);
