@@ -131,12 +131,10 @@ fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Opti
     }
     let bank_mask = (1u64 << bank_bits) - 1;
     let mut rows = [0u64; 64];
-    let mut count = [0u32; 64];
+    let mut count = [0u8; 64];
     let mut degree = 1;
-    let mut m = mask;
-    while m != 0 {
-        let w = addrs[m.trailing_zeros() as usize] >> shift;
-        m &= m - 1;
+    let mut mark = |a: u64| {
+        let w = a >> shift;
         let bank = (w & bank_mask) as usize & 63;
         let bit = 1u64 << ((w >> bank_bits) - first_row);
         if rows[bank] & bit == 0 {
@@ -144,8 +142,18 @@ fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Opti
             count[bank] += 1;
             degree = degree.max(count[bank]);
         }
+    };
+    if mask == u32::MAX {
+        // Every lane: no walk over the mask's bits.
+        addrs.iter().for_each(|&a| mark(a));
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            mark(addrs[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
     }
-    Some(degree)
+    Some(degree as u32)
 }
 
 /// The memory system shared by all SMs: L2 and DRAM.
