@@ -94,25 +94,29 @@ fn each_sector(
     true
 }
 
+/// Calls `visit` with the address of every lane of `mask`, in lane order.
+#[inline(always)]
+fn each_lane(mask: u32, addrs: &[u64; 32], mut visit: impl FnMut(u64)) {
+    if mask == u32::MAX {
+        // Every lane: no walk over the mask's bits.
+        addrs.iter().for_each(|&a| visit(a));
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            visit(addrs[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+    }
+}
+
 /// The lowest and highest address of the lanes of `mask`.
 #[inline(always)]
 fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    if mask == u32::MAX {
-        // Every lane: no walk over the mask's bits.
-        for &a in addrs {
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
-    } else {
-        let mut m = mask;
-        while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
-    }
+    each_lane(mask, addrs, |a| {
+        lo = lo.min(a);
+        hi = hi.max(a);
+    });
     (lo, hi)
 }
 
@@ -120,11 +124,17 @@ fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
 /// than a bank and aligned, as execution checked), with `1 << bank_bits`
 /// banks (at most 64), when its words lie within 64 rows of banks (a row:
 /// one word in every bank): per bank, a bit set of the rows it must
-/// deliver, and their count. `None` for a wider spread.
+/// deliver, and their count. `None` for a wider spread. `(lo, hi)`: the
+/// lanes' `address_range`.
 #[inline]
-fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Option<u32> {
+fn rows_degree(
+    mask: u32,
+    addrs: &[u64; 32],
+    shift: u32,
+    bank_bits: u32,
+    (lo, hi): (u64, u64),
+) -> Option<u32> {
     let row_shift = shift + bank_bits;
-    let (lo, hi) = address_range(mask, addrs);
     let first_row = lo >> row_shift;
     if (hi >> row_shift) - first_row >= 64 {
         return None;
@@ -133,7 +143,7 @@ fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Opti
     let mut rows = [0u64; 64];
     let mut count = [0u8; 64];
     let mut degree = 1;
-    let mut mark = |a: u64| {
+    each_lane(mask, addrs, |a| {
         let w = a >> shift;
         let bank = (w & bank_mask) as usize & 63;
         let bit = 1u64 << ((w >> bank_bits) - first_row);
@@ -142,17 +152,7 @@ fn rows_degree(mask: u32, addrs: &[u64; 32], shift: u32, bank_bits: u32) -> Opti
             count[bank] += 1;
             degree = degree.max(count[bank]);
         }
-    };
-    if mask == u32::MAX {
-        // Every lane: no walk over the mask's bits.
-        addrs.iter().for_each(|&a| mark(a));
-    } else {
-        let mut m = mask;
-        while m != 0 {
-            mark(addrs[m.trailing_zeros() as usize]);
-            m &= m - 1;
-        }
-    }
+    });
     Some(degree as u32)
 }
 
@@ -465,10 +465,16 @@ impl MemorySystem {
     /// are one run of W words: degree ceil(W / banks), when aligned).
     /// `None` otherwise.
     #[inline]
-    fn window_degree(&self, mask: u32, addrs: &[u64; 32], size: u32, shift: u32) -> Option<u32> {
+    fn window_degree(
+        &self,
+        mask: u32,
+        addrs: &[u64; 32],
+        size: u32,
+        shift: u32,
+        (lo, hi): (u64, u64),
+    ) -> Option<u32> {
         let span = size.max(1) as u64 - 1;
         let banks = self.banks as u64;
-        let (lo, hi) = address_range(mask, addrs);
         let (first, last) = (lo >> shift, hi.checked_add(span)? >> shift);
         if last - first < banks {
             return Some(1);
@@ -503,21 +509,26 @@ impl MemorySystem {
         let bank_bytes = self.bank_bytes as u64;
         if let Some(shift) = self.bank_shift {
             if mask != 0 && size as u64 <= 4 * bank_bytes {
-                if let Some(degree) = self.window_degree(mask, addrs, size, shift) {
+                // The lanes' lowest and highest address, for both tests.
+                let range = address_range(mask, addrs);
+                if let Some(degree) = self.window_degree(mask, addrs, size, shift, range) {
                     return self.bank_passes(degree);
                 }
-            }
-            if mask != 0
-                && size as u64 <= bank_bytes
-                && self.banks.is_power_of_two()
-                && self.banks <= 64
-            {
-                let bank_mask = self.banks as u64 - 1;
-                if Self::one_word_per_bank(mask, addrs, shift, bank_mask, &mut self.word_in_bank) {
-                    return self.bank_passes(1);
-                }
-                if let Some(degree) = rows_degree(mask, addrs, shift, self.banks.trailing_zeros()) {
-                    return self.bank_passes(degree);
+                if size as u64 <= bank_bytes && self.banks.is_power_of_two() && self.banks <= 64 {
+                    let bank_mask = self.banks as u64 - 1;
+                    if Self::one_word_per_bank(
+                        mask,
+                        addrs,
+                        shift,
+                        bank_mask,
+                        &mut self.word_in_bank,
+                    ) {
+                        return self.bank_passes(1);
+                    }
+                    let bank_bits = self.banks.trailing_zeros();
+                    if let Some(degree) = rows_degree(mask, addrs, shift, bank_bits, range) {
+                        return self.bank_passes(degree);
+                    }
                 }
             }
         }
