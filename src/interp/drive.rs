@@ -8,7 +8,6 @@
 //! one op or one terminator, and reports what it executed: the timing model
 //! drives warps this way, one instruction at a time in modeled order.
 
-use cranelift_codegen::entity::EntityRef;
 use std::sync::atomic::Ordering;
 
 use super::abi::{self, Piece};
@@ -444,7 +443,7 @@ impl Warp {
                 not_taken,
                 ..
             } => {
-                let regs = &frame.regs[cond.index()];
+                let regs = &frame.regs[func.slots.slot(*cond)];
                 let bits = regs
                     .iter()
                     .enumerate()
@@ -471,7 +470,7 @@ impl Warp {
                 }
             }
             Terminator::Switch { index, targets } => {
-                let regs = frame.regs[index.index()];
+                let regs = frame.regs[func.slots.slot(*index)];
                 let mut groups: Vec<(usize, u32)> = Vec::new();
                 for (lane, v) in regs.iter().enumerate() {
                     if top.mask & (1 << lane) != 0 {
@@ -596,14 +595,14 @@ impl Warp {
         let regs = &frame.regs;
         let mut mask = active;
         if let Some(g) = op.guard {
-            for (lane, v) in regs[g.reg.index()].iter().enumerate() {
+            for (lane, v) in regs[self.row(cta, g.reg)].iter().enumerate() {
                 if (v & 1 != 0) == g.negated {
                     mask &= !(1 << lane);
                 }
             }
         }
         if let ir::Src::Reg(r) = op.srcs[0] {
-            let values = &regs[r.index()];
+            let values = &regs[self.row(cta, r)];
             for (a, v) in addrs.iter_mut().zip(values) {
                 *a = v.wrapping_add(offset as u64);
             }
@@ -761,7 +760,7 @@ impl Warp {
         });
         frame.func = callee;
         frame.regs.clear();
-        frame.regs.resize(f.regs.len(), [0; 32]);
+        frame.regs.resize(f.slots.count as usize, [0; 32]);
         frame.base = base;
         frame.stack.clear();
         frame.stack.push(Entry {

@@ -16,10 +16,17 @@ use crate::runtime::memory::{AccessFault, FUNC_BASE};
 use crate::sem;
 
 impl Warp {
+    /// The register-file row (slot) of `r` in the current frame.
+    #[inline]
+    pub(super) fn row(&self, cta: &Cta, r: Reg) -> usize {
+        let func = self.frames.last().unwrap().func;
+        cta.ctx.module.functions[func].slots.slot(r)
+    }
+
     pub(super) fn read(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
         let frame = self.frames.last().unwrap();
         match *src {
-            Src::Reg(r) => frame.regs[r.index()][lane],
+            Src::Reg(r) => frame.regs[self.row(cta, r)][lane],
             Src::Imm(v) => v,
             Src::Global(g, off) => cta.ctx.global_addrs[g.index()].wrapping_add(off as u64),
             Src::Func(f) => FUNC_BASE + 16 * f.index() as u64,
@@ -28,9 +35,10 @@ impl Warp {
     }
 
     pub(super) fn write(&mut self, cta: &Cta, reg: Reg, lane: usize, value: u64) {
+        let row = self.row(cta, reg);
         let frame = self.frames.last_mut().unwrap();
         let ty = cta.ctx.module.functions[frame.func].regs[reg].ty;
-        frame.regs[reg.index()][lane] = value & ty.mask();
+        frame.regs[row][lane] = value & ty.mask();
     }
 
     pub(super) fn access_fault(
@@ -61,7 +69,7 @@ impl Warp {
     pub(super) fn exec(&mut self, cta: &mut Cta, op: &Op, active: u32) -> Result<Flow, Fault> {
         let mut mask = active;
         if let Some(g) = op.guard {
-            let regs = &self.frames.last().unwrap().regs[g.reg.index()];
+            let regs = &self.frames.last().unwrap().regs[self.row(cta, g.reg)];
             for (lane, v) in regs.iter().enumerate() {
                 if (v & 1 != 0) == g.negated {
                     mask &= !(1 << lane);
@@ -281,13 +289,14 @@ impl Warp {
                     Callee::Direct(f) => *f,
                     Callee::Indirect(r) => {
                         let first = mask.trailing_zeros() as usize;
-                        let target = self.frames.last().unwrap().regs[r.index()][first];
+                        let row = self.row(cta, *r);
+                        let target = self.frames.last().unwrap().regs[row][first];
                         let idx = target.wrapping_sub(FUNC_BASE) / 16;
                         let ok =
                             target >= FUNC_BASE && (idx as usize) < cta.ctx.module.functions.len();
                         let uniform = (0..32)
                             .filter(|l| mask & (1 << l) != 0)
-                            .all(|l| self.frames.last().unwrap().regs[r.index()][l] == target);
+                            .all(|l| self.frames.last().unwrap().regs[row][l] == target);
                         if !ok || !uniform {
                             let msg = format!("indirect call through {target:#x}, which is not a function address (or differs across the warp)");
                             return Err(self.fault(
@@ -326,7 +335,7 @@ impl Warp {
             pure::eval(op, &srcs[..n], &mut out);
             let frame = self.frames.last_mut().unwrap();
             for (k, d) in op.dsts.iter().enumerate() {
-                frame.regs[d.index()][l] = out[k] & func.regs[*d].ty.mask();
+                frame.regs[func.slots.slot(*d)][l] = out[k] & func.regs[*d].ty.mask();
             }
         }
     }
@@ -388,7 +397,7 @@ impl Warp {
     /// The value of `src` in every lane.
     pub(super) fn read_lanes(&self, cta: &Cta, src: &Src) -> [u64; 32] {
         match *src {
-            Src::Reg(r) => self.frames.last().unwrap().regs[r.index()],
+            Src::Reg(r) => self.frames.last().unwrap().regs[self.row(cta, r)],
             Src::Imm(v) => [v; 32],
             _ => std::array::from_fn(|lane| self.read(cta, src, lane)),
         }
@@ -396,9 +405,10 @@ impl Warp {
 
     /// Writes `values` to `reg` in the lanes of `mask`.
     pub(super) fn write_lanes(&mut self, cta: &Cta, reg: Reg, mask: u32, values: &[u64; 32]) {
+        let row = self.row(cta, reg);
         let frame = self.frames.last_mut().unwrap();
         let m = cta.ctx.module.functions[frame.func].regs[reg].ty.mask();
-        let dst = &mut frame.regs[reg.index()];
+        let dst = &mut frame.regs[row];
         if mask == u32::MAX {
             for (d, v) in dst.iter_mut().zip(values) {
                 *d = v & m;
@@ -469,7 +479,7 @@ impl Warp {
             return Ok(Flow::Next);
         }
         let dst = if red {
-            op.dsts.first().map(|&d| (d, mask, kind))
+            op.dsts.first().map(|&d| (self.row(cta, d), mask, kind))
         } else {
             None
         };

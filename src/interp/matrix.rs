@@ -3,8 +3,6 @@
 //! [`crate::sem::tensor`], scatter the results. These instructions are
 //! `.sync.aligned`: the whole warp must execute them together.
 
-use cranelift_codegen::entity::EntityRef;
-
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};
 use crate::ir::{Op, OpKind, Src};
@@ -26,18 +24,18 @@ impl Warp {
         Ok(())
     }
 
-    fn reg_value(&self, src: &Src, lane: usize) -> u64 {
+    fn reg_value(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
         match *src {
-            Src::Reg(r) => self.frames.last().unwrap().regs[r.index()][lane],
+            Src::Reg(r) => self.frames.last().unwrap().regs[self.row(cta, r)][lane],
             Src::Imm(v) => v,
             _ => 0,
         }
     }
 
     /// `reg_value` in every lane.
-    fn reg_lanes(&self, src: &Src) -> [u64; 32] {
+    fn reg_lanes(&self, cta: &Cta, src: &Src) -> [u64; 32] {
         match *src {
-            Src::Reg(r) => self.frames.last().unwrap().regs[r.index()],
+            Src::Reg(r) => self.frames.last().unwrap().regs[self.row(cta, r)],
             Src::Imm(v) => [v; 32],
             _ => [0; 32],
         }
@@ -69,7 +67,9 @@ impl Warp {
             } => {
                 let mut rows = [[0u8; 16]; 32];
                 for (l, row) in rows.iter_mut().enumerate().take(8 * *num as usize) {
-                    let addr = self.reg_value(&op.srcs[0], l).wrapping_add(*offset as u64);
+                    let addr = self
+                        .reg_value(cta, &op.srcs[0], l)
+                        .wrapping_add(*offset as u64);
                     let place = self
                         .place(cta, *space, addr, 16, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
@@ -91,12 +91,14 @@ impl Warp {
                 let mut regs = [[0u32; 4]; 32];
                 for (l, r) in regs.iter_mut().enumerate() {
                     for (k, slot) in r.iter_mut().enumerate().take(*num as usize) {
-                        *slot = self.reg_value(&op.srcs[1 + k], l) as u32;
+                        *slot = self.reg_value(cta, &op.srcs[1 + k], l) as u32;
                     }
                 }
                 let rows = tensor::stmatrix(*num, *trans, &regs);
                 for (l, row) in rows.iter().enumerate().take(8 * *num as usize) {
-                    let addr = self.reg_value(&op.srcs[0], l).wrapping_add(*offset as u64);
+                    let addr = self
+                        .reg_value(cta, &op.srcs[0], l)
+                        .wrapping_add(*offset as u64);
                     let place = self
                         .place(cta, *space, addr, 16, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
@@ -113,7 +115,7 @@ impl Warp {
                 let mut s = 0;
                 for (f, n) in [na, nb, nc].into_iter().enumerate() {
                     for k in 0..n {
-                        let values = self.reg_lanes(&op.srcs[s]);
+                        let values = self.reg_lanes(cta, &op.srcs[s]);
                         for (lane_regs, v) in frags[f].iter_mut().zip(values) {
                             lane_regs[k] = v;
                         }
@@ -125,11 +127,16 @@ impl Warp {
             }
             OpKind::Wgmma { kind } => {
                 let first = mask.trailing_zeros() as usize;
-                let desc_a = self.reg_value(&op.srcs[0], first);
-                let desc_b = self.reg_value(&op.srcs[1], first);
-                let scale_d = self.reg_value(&op.srcs[2], first) & 1 != 0;
+                let desc_a = self.reg_value(cta, &op.srcs[0], first);
+                let desc_b = self.reg_value(cta, &op.srcs[1], first);
+                let scale_d = self.reg_value(cta, &op.srcs[2], first) & 1 != 0;
                 let mut acc: Vec<Vec<u64>> = (0..32)
-                    .map(|l| op.srcs[3..].iter().map(|s| self.reg_value(s, l)).collect())
+                    .map(|l| {
+                        op.srcs[3..]
+                            .iter()
+                            .map(|s| self.reg_value(cta, s, l))
+                            .collect()
+                    })
                     .collect();
                 let warp_in_group = (self.index % 4) as usize;
                 crate::sem::wgmma::wgmma_warp(

@@ -10,14 +10,12 @@
 //! `exit` removes lanes from every entry of every frame; `ret` from every
 //! entry of the current frame, which returns when no entry is left.
 
-use cranelift_codegen::entity::EntityRef;
-
 use super::abi::{self, PieceEnv};
 use super::lanes::Refused;
 use super::{Cta, Fault, FaultKind, LaunchCtx};
 use crate::front::Span;
 use crate::ir::Space;
-use crate::ir::{Block, FuncId, Op, Reg};
+use crate::ir::{Block, FuncId, Op};
 use crate::runtime::memory::AccessFault;
 
 #[derive(Clone, Debug)]
@@ -44,10 +42,11 @@ pub(super) struct Frame {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum State {
     Ready,
-    /// Waiting on a barrier; for reductions, the register to receive the result.
+    /// Waiting on a barrier; for reductions, the register-file row (slot)
+    /// to receive the result, the lanes and the reduction.
     Waiting {
         barrier: u32,
-        dst: Option<(Reg, u32, crate::ir::BarKind)>,
+        dst: Option<(usize, u32, crate::ir::BarKind)>,
     },
     Done,
 }
@@ -88,7 +87,7 @@ pub(super) enum Flow {
     /// Wait at a barrier.
     Barrier {
         id: u32,
-        dst: Option<(Reg, u32, crate::ir::BarKind)>,
+        dst: Option<(usize, u32, crate::ir::BarKind)>,
     },
 }
 
@@ -97,7 +96,7 @@ impl Warp {
         let kernel = &ctx.module.functions[ctx.kernel];
         let frame = Frame {
             func: ctx.kernel,
-            regs: vec![[0; 32]; kernel.regs.len()],
+            regs: vec![[0; 32]; kernel.slots.count as usize],
             base: 0,
             stack: vec![Entry {
                 block: kernel.entry,
@@ -141,7 +140,7 @@ impl Warp {
         }
         let frame = &mut self.frames[0];
         frame.func = ctx.kernel;
-        let n = kernel.regs.len();
+        let n = kernel.slots.count as usize;
         if frame.regs.capacity() < n {
             // A warp of a smaller kernel: a fresh file, not a reallocation
             // that would copy the old one's values.
@@ -152,7 +151,7 @@ impl Warp {
             frame.regs.resize(n, [0; 32]);
         }
         for r in ctx.zeroed_regs {
-            frame.regs[r.index()] = [0; 32];
+            frame.regs[kernel.slots.slot(*r)] = [0; 32];
         }
         frame.base = 0;
         frame.stack.clear();
@@ -284,7 +283,7 @@ impl Warp {
 
     pub(super) fn release_barrier(&mut self, popc: u32, all: bool, any: bool) {
         if let State::Waiting {
-            dst: Some((reg, mask, kind)),
+            dst: Some((row, mask, kind)),
             ..
         } = self.state
         {
@@ -296,7 +295,7 @@ impl Warp {
             let frame = self.frames.last_mut().unwrap();
             for lane in 0..32 {
                 if mask & (1 << lane) != 0 {
-                    frame.regs[reg.index()][lane] = value;
+                    frame.regs[row][lane] = value;
                 }
             }
         }

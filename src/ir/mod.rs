@@ -10,12 +10,14 @@
 //! came from. [`cfg`] computes predecessors, post-dominators and the
 //! reconvergence point of every branch once; [`verify`] checks the invariants
 //! later stages rely on; [`uniform`] marks warp-uniform values and
-//! branches; [`text`] prints the stable text form.
+//! branches; [`slots`] places registers in the register file (registers
+//! never live together share a row); [`text`] prints the stable text form.
 
 pub mod cfg;
 pub mod liveness;
 pub mod lower;
 pub mod ops;
+pub mod slots;
 pub mod text;
 pub mod uniform;
 pub mod verify;
@@ -153,6 +155,9 @@ pub struct Function {
     pub cfg: cfg::CfgInfo,
     /// Which registers and branches are warp-uniform (a side table).
     pub uniform: uniform::Uniformity,
+    /// Where each register lives in a warp's register file (registers that
+    /// are never live together share a slot).
+    pub slots: slots::RegSlots,
     /// `.reqntid` / `.maxntid`, if declared.
     pub reqntid: Option<[u32; 3]>,
     pub maxntid: Option<[u32; 3]>,

@@ -4,7 +4,9 @@
 //! terminated and branches to existing blocks; every register an op reads or
 //! writes exists; branch conditions are predicates written somewhere in the
 //! function; guards and predicate results are predicate registers; ops have
-//! the operand counts their kind requires; calls name existing functions.
+//! the operand counts their kind requires; calls name existing functions;
+//! registers that share a register-file slot are never live together
+//! ([`super::slots::check`]).
 
 use cranelift_codegen::entity::EntityRef;
 
@@ -124,5 +126,5 @@ fn function(module: &Module, f: &Function) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    super::slots::check(f, &f.slots)
 }

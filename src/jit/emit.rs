@@ -257,7 +257,9 @@ pub(super) fn emit_piece(
     }
     for (i, op) in ops.iter().enumerate().take(end).skip(start) {
         for (r, _) in loads.iter().filter(|(_, first)| *first == i) {
-            let v = p.b.ins().load(I64, flags, lane_regs, reg_offset(*r));
+            let v =
+                p.b.ins()
+                    .load(I64, flags, lane_regs, reg_offset(p.func, *r));
             let var = p.var(*r);
             p.b.def_var(var, v);
         }
@@ -265,7 +267,7 @@ pub(super) fn emit_piece(
         p.emit_guarded(op, i as u32);
         for &(r, _) in last_write.iter().filter(|(_, at)| *at == i) {
             let v = p.b.use_var(p.vars[&r]);
-            p.b.ins().store(flags, v, lane_regs, reg_offset(r));
+            p.b.ins().store(flags, v, lane_regs, reg_offset(p.func, r));
         }
     }
     p.b.ins().jump(p.next_lane, &[]);
@@ -282,9 +284,9 @@ pub(super) fn emit_piece(
     uses_local
 }
 
-/// The offset of register `r` (lane 0) in the register file.
-fn reg_offset(r: Reg) -> i32 {
-    (r.index() * 32 * 8) as i32
+/// The offset of register `r` (lane 0) in the register file of `f`.
+pub(super) fn reg_offset(f: &Function, r: Reg) -> i32 {
+    (f.slots.slot(r) * 32 * 8) as i32
 }
 
 /// Registers to load (with the op that first needs them) and registers written.

@@ -10,11 +10,10 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{condcodes::IntCC, InstBuilder, Value};
 use cranelift_frontend::Variable;
 
-use super::emit::{PieceBuilder, I32, I64};
+use super::emit::{reg_offset, PieceBuilder, I32, I64};
 use super::plan::RegionPlan;
 use crate::interp::abi::offsets;
 use crate::ir::liveness::Liveness;
@@ -102,7 +101,9 @@ pub(super) fn emit_region(
     p.b.switch_to_block(body);
     let lane_regs = p.begin_lane(remaining);
     for &r in &touched {
-        let v = p.b.ins().load(I64, p.trusted, lane_regs, reg_offset(r));
+        let v =
+            p.b.ins()
+                .load(I64, p.trusted, lane_regs, reg_offset(p.func, r));
         let var = p.var(r);
         p.b.def_var(var, v);
     }
@@ -205,7 +206,8 @@ pub(super) fn emit_region(
     let from = p.b.ins().iadd(scratch, lane8);
     for (k, &r) in live_outs.iter().enumerate() {
         let v = p.b.ins().load(I64, p.trusted, from, (k * 32 * 8) as i32);
-        p.b.ins().store(p.trusted, v, lane_regs, reg_offset(r));
+        p.b.ins()
+            .store(p.trusted, v, lane_regs, reg_offset(p.func, r));
     }
     let m = p.b.use_var(remaining);
     let m1 = p.b.ins().iadd_imm_s(m, -1);
@@ -234,8 +236,4 @@ pub(super) fn emit_region(
     let uses_local = p.uses_local;
     p.b.finalize(frontend);
     (live_outs.len(), uses_local)
-}
-
-fn reg_offset(r: Reg) -> i32 {
-    (r.index() * 32 * 8) as i32
 }

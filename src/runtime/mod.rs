@@ -44,6 +44,10 @@ pub struct Options {
     /// calling thread, instead of in parallel: results that depend on the
     /// order of atomics across CTAs (float sums) become reproducible.
     pub sequential: bool,
+    /// Registers that are never live together share a register-file row
+    /// (`ir::slots`); false gives every register a row of its own, the
+    /// layout to compare against when testing the sharing.
+    pub share_register_slots: bool,
 }
 
 /// The execution engine of launches.
@@ -65,6 +69,7 @@ impl Default for Options {
             stack_bytes: 64 * 1024,
             engine: Engine::default(),
             sequential: false,
+            share_register_slots: true,
         }
     }
 }
@@ -188,7 +193,12 @@ impl Device {
     pub fn load_ptx(&mut self, name: &str, text: &str) -> Result<ModuleId, Error> {
         let source = SourceFile::new(name, text);
         let ast = front::parse(&source).map_err(Error::Module)?;
-        let ir = ir::lower::run(&ast, &source).map_err(Error::Module)?;
+        let mut ir = ir::lower::run(&ast, &source).map_err(Error::Module)?;
+        if !self.options.share_register_slots {
+            for f in ir.functions.values_mut() {
+                f.slots = ir::slots::RegSlots::one_per_register(f);
+            }
+        }
         let mut global_addrs = Vec::with_capacity(ir.globals.len());
         for (_, g) in ir.globals.iter() {
             let addr = self.alloc(g.size.max(1))?;

@@ -1,5 +1,6 @@
-//! Running one generated kernel on both engines and comparing everything
-//! they produce.
+//! Running one generated kernel on both engines, and on the interpreter
+//! with one register-file row per register (no shared slots), and comparing
+//! everything they produce.
 
 use super::gen::{generate, Program};
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, Options};
@@ -13,11 +14,17 @@ pub struct Outcome {
 }
 
 pub fn execute(p: &Program, engine: Engine) -> Result<Outcome, String> {
+    execute_with(p, engine, true)
+}
+
+/// As `execute`; `share_slots: false` gives every register its own row.
+pub fn execute_with(p: &Program, engine: Engine, share_slots: bool) -> Result<Outcome, String> {
     let mut dev = Device::new(Options {
         arena_bytes: 64 << 20,
         engine,
         sequential: true,
         watchdog_instructions: 1 << 26,
+        share_register_slots: share_slots,
         ..Options::default()
     });
     let m = dev
@@ -54,34 +61,42 @@ pub fn execute(p: &Program, engine: Engine) -> Result<Outcome, String> {
     })
 }
 
-/// Runs seed `seed` on both engines; describes the first difference.
+/// Runs seed `seed` on both engines (and the interpreter without shared
+/// register slots); describes the first difference.
 pub fn compare(seed: u64) -> Result<(), String> {
     let p = generate(seed);
     let interp = execute(&p, Engine::Interp)?;
     let jit = execute(&p, Engine::Jit)?;
-    if interp == jit {
+    let unshared = execute_with(&p, Engine::Interp, false)?;
+    difference("interp", &interp, "jit", &jit)?;
+    difference("interp", &interp, "unshared", &unshared)
+}
+
+/// Describes the first difference between two outcomes.
+fn difference(an: &str, a: &Outcome, bn: &str, b: &Outcome) -> Result<(), String> {
+    if a == b {
         return Ok(());
     }
     let mut why = String::new();
-    if interp.result != jit.result {
+    if a.result != b.result {
         why = format!(
-            "results differ:\n  interp: {:?}\n  jit:    {:?}",
-            interp.result, jit.result
+            "results differ:\n  {an}: {:?}\n  {bn}: {:?}",
+            a.result, b.result
         );
-    } else if interp.atomics != jit.atomics {
-        why = "atomic targets differ".to_string();
-    } else if let Some(i) = (0..interp.out.len())
+    } else if a.atomics != b.atomics {
+        why = format!("atomic targets differ ({an}, {bn})");
+    } else if let Some(i) = (0..a.out.len())
         .step_by(8)
-        .find(|&i| interp.out[i..i + 8] != jit.out[i..i + 8])
+        .find(|&i| a.out[i..i + 8] != b.out[i..i + 8])
     {
-        let word = |b: &[u8]| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        let word = |o: &[u8]| u64::from_le_bytes(o[i..i + 8].try_into().unwrap());
         let slots = super::gen::SLOTS * 8;
         why = format!(
-            "out differs first at thread {} slot {}: interp {:#x}, jit {:#x}",
+            "out differs first at thread {} slot {}: {an} {:#x}, {bn} {:#x}",
             i / slots,
             (i % slots) / 8,
-            word(&interp.out),
-            word(&jit.out)
+            word(&a.out),
+            word(&b.out)
         );
     }
     Err(why)

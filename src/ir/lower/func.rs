@@ -96,6 +96,7 @@ pub(crate) fn new_function(
         frame_align: 16,
         cfg: CfgInfo::default(),
         uniform: Default::default(),
+        slots: Default::default(),
         reqntid: dims(&|a| match a {
             ast::FunctionAttribute::Reqntid(v) => Some(v),
             _ => None,

@@ -126,6 +126,7 @@ pub fn run(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnost
         let mut lowered = func::lower_body(&ctx, id, f, &functions[id], &mut errors);
         lowered.cfg = cfg::analyze(&lowered.blocks);
         lowered.uniform = super::uniform::analyze(&lowered);
+        lowered.slots = super::slots::assign(&lowered);
         functions[id] = lowered;
     }
 
