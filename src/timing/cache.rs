@@ -70,18 +70,42 @@ impl Cache {
         if ways[0] == tag {
             return true;
         }
-        match ways.iter().position(|&t| t == tag) {
-            Some(i) => {
-                ways[..=i].rotate_right(1);
-                true
-            }
-            None => {
-                ways.rotate_right(1);
-                ways[0] = tag;
-                false
-            }
+        // The presets' associativities get code for their way count.
+        match w {
+            4 => touch::<4>(ways.try_into().unwrap(), tag),
+            16 => touch::<16>(ways.try_into().unwrap(), tag),
+            _ => match ways.iter().position(|&t| t == tag) {
+                Some(i) => {
+                    ways[..=i].rotate_right(1);
+                    true
+                }
+                None => {
+                    ways.rotate_right(1);
+                    ways[0] = tag;
+                    false
+                }
+            },
         }
     }
+}
+
+/// Makes `tag` the most recent of a set of `N` ways (most recent first),
+/// evicting the least recent when it is missing; true when it was present.
+/// (Tags in a set are distinct, so at most one way matches.)
+#[inline]
+fn touch<const N: usize>(ways: &mut [u64; N], tag: u64) -> bool {
+    let mut found = 0u32;
+    for (i, &t) in ways.iter().enumerate() {
+        found |= ((t == tag) as u32) << i;
+    }
+    let end = if found == 0 {
+        N - 1
+    } else {
+        found.trailing_zeros() as usize
+    };
+    ways.copy_within(0..end, 1);
+    ways[0] = tag;
+    found != 0
 }
 
 #[cfg(test)]
@@ -108,6 +132,36 @@ mod tests {
                     (line % sets as u64) as usize,
                     "{line} % {sets}"
                 );
+            }
+        }
+    }
+
+    /// Every associativity (those with code of their own and others)
+    /// evicts exactly the least recently used line of a set.
+    #[test]
+    fn lru_order_matches_a_reference_list() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+        for ways in [1u32, 2, 4, 5, 16] {
+            let sets = 8u64;
+            let mut cache = Cache::new(sets * ways as u64 * 32, ways, 32);
+            let mut lists: Vec<Vec<u64>> = vec![Vec::new(); sets as usize];
+            for _ in 0..50_000 {
+                let line = next() % (sets * ways as u64 * 3);
+                let list = &mut lists[(line % sets) as usize];
+                let hit = match list.iter().position(|&l| l == line) {
+                    Some(i) => {
+                        list.remove(i);
+                        true
+                    }
+                    None => {
+                        if list.len() == ways as usize {
+                            list.pop();
+                        }
+                        false
+                    }
+                };
+                list.insert(0, line);
+                assert_eq!(cache.access(line * 32), hit, "{ways}-way, line {line}");
             }
         }
     }
