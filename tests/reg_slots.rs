@@ -76,6 +76,7 @@ fn triton_register_files_shrink() {
     let path = common::repo_root().join("ptx-samples/triton/cross_entropy/kernel.sm_80.ptx");
     let m = lowered(&path).unwrap();
     let f = bodies(&m).next().unwrap();
+    println!("{} slots for {} registers", f.slots.count, f.regs.len());
     assert!(
         f.slots.count * 4 <= f.regs.len() as u32,
         "{} slots for {} registers",
