@@ -77,7 +77,9 @@ fn timed_samples_keep_their_results() {
                 // Both engines give the model the same positions, masks and
                 // addresses, so the same report, but where the outcome of a
                 // race depends on when a piece executes (the JIT runs a
-                // piece's ops at its first op's issue): `cas_loop`'s retries.
+                // piece's ops together, when its first op that touches
+                // memory other warps see issues; `tests/timing_order.rs`):
+                // `cas_loop`'s retries.
                 match engine {
                     Engine::Jit if arch == "sm_80" => {
                         // Solo runs change how fast the report comes, not

@@ -41,6 +41,10 @@ pub struct Piece {
     /// shared or generic access; see `jit::plan::is_private`): running it
     /// early or late leaves every other warp's results as they are.
     pub private: bool,
+    /// Timing builds, a piece that is not private: its leading ops that
+    /// may issue before it runs (`jit::plan::is_deferrable`), so that it
+    /// runs when its first op that needs running issues; 0 otherwise.
+    pub deferrable: u32,
 }
 
 /// Memory accesses one timing piece may record (see [`PieceEnv::trace`]).

@@ -222,14 +222,21 @@ pub fn compile_for(
                 0
             };
             let private = ops.iter().all(|o| plan::is_private(&o.kind));
+            let deferrable = if timing && !private {
+                ops.iter()
+                    .take_while(|o| plan::is_deferrable(&o.kind))
+                    .count() as u32
+            } else {
+                0
+            };
             stats.pieces += 1;
             stats.ops_in_pieces += p.end - p.start;
-            declared.push((fid, p, id, cost, uses_local, traced, private));
+            declared.push((fid, p, id, cost, uses_local, traced, private, deferrable));
         }
     }
     jit.finalize_definitions()
         .map_err(|e| err("", e.to_string()))?;
-    for (fid, p, id, cost, uses_local, traced, private) in declared {
+    for (fid, p, id, cost, uses_local, traced, private, deferrable) in declared {
         let code = jit.get_finalized_function(id);
         // SAFETY: the function was defined with the `PieceFn` signature.
         let entry: PieceFn = unsafe { std::mem::transmute::<*const u8, PieceFn>(code) };
@@ -240,6 +247,7 @@ pub fn compile_for(
             uses_local,
             traced,
             private,
+            deferrable,
         });
     }
     for (fid, r, id, live_outs, uses_local) in declared_regions {

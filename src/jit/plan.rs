@@ -64,6 +64,21 @@ pub fn is_private(kind: &OpKind) -> bool {
     }
 }
 
+/// Whether a timing piece may issue `kind` before it runs (its ops run
+/// together when its first op that is not deferrable issues): an op that
+/// reads and writes only the lane's registers, needs no addresses for the
+/// model, cannot fault and does not read the clock (pure ops, special
+/// registers other than the clock, the active mask). Nothing can observe
+/// such an op's results before the warp's next op issues, so running it
+/// later changes no result.
+pub fn is_deferrable(kind: &OpKind) -> bool {
+    match kind {
+        OpKind::ReadSpecial(_) => !reads_clock(kind) && runs_in_piece(kind),
+        OpKind::Activemask | OpKind::Nop => true,
+        k => pure::is_pure(k),
+    }
+}
+
 /// Whether a timing piece records the lanes' addresses of `kind` for the
 /// timing model (`abi::Trace`): loads, stores and atomics of global, shared,
 /// local and generic memory (parameters and constants are not modeled by
@@ -251,4 +266,33 @@ pub fn regions(f: &Function) -> Vec<RegionPlan> {
             .any(|o| o.header != r.header && o.blocks.binary_search(&r.header).is_ok())
     });
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Ty;
+
+    #[test]
+    fn deferrable_ops_touch_only_registers() {
+        let ld = |space| OpKind::Ld {
+            space,
+            ty: Ty::U32,
+            offset: 0,
+        };
+        assert!(is_deferrable(&OpKind::Mov));
+        assert!(is_deferrable(&OpKind::ReadSpecial(SpecialReg::Tid(0))));
+        assert!(is_deferrable(&OpKind::Activemask));
+        // The clock reads the cycle its op issues at.
+        assert!(!is_deferrable(&OpKind::ReadSpecial(SpecialReg::Clock64)));
+        // Loads may fault, and the model needs local addresses.
+        for space in [
+            Space::Const,
+            Space::KernelParam,
+            Space::Local,
+            Space::Global,
+        ] {
+            assert!(!is_deferrable(&ld(space)), "{space:?}");
+        }
+    }
 }

@@ -186,6 +186,18 @@ impl CtaExec for TimedCta<'_> {
         }
     }
 
+    fn deferrable(&self, _w: usize, at: Pos) -> u32 {
+        let block = &self.cta.ctx.module.functions[at.func].blocks[at.block];
+        if at.pc >= block.ops.len() {
+            return 0;
+        }
+        self.cta
+            .ctx
+            .code
+            .and_then(|c| c.piece(at.func, at.block, at.pc))
+            .map_or(0, |piece| piece.deferrable)
+    }
+
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), (u64, Fault)> {
         interp::release_barriers(&mut self.cta, &mut self.warps, released)
             .map_err(|f| (self.linear, f))?;

@@ -105,6 +105,13 @@ pub trait CtaExec {
     /// answer must depend on `at` alone (the model asks once per
     /// instruction).
     fn private(&self, w: usize, at: Pos) -> bool;
+    /// How many leading ops of the issue unit at `at` (not `private`) may
+    /// issue before it executes: ops that read and write only the warp's
+    /// registers, need no addresses and cannot fault, so that the unit
+    /// executes when its first op that touches memory others see issues,
+    /// with the same results. 0 where it executes at its first op. The
+    /// answer must depend on `at` alone (asked once per instruction).
+    fn deferrable(&self, w: usize, at: Pos) -> u32;
     /// Releases every barrier that can complete, appending the warps it
     /// releases; a CTA whose live warps all wait forever is a fault.
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), Self::Fault>;

@@ -7,7 +7,7 @@
 
 use cranelift_codegen::entity::EntityRef;
 
-use super::exec::{CtaExec, GridExec, MemSpace, Next};
+use super::exec::{CtaExec, GridExec, MemSpace, Next, Pos};
 use super::memory::Kind;
 use super::program::MemClass;
 use super::report::{IssueEvent, Stall};
@@ -132,11 +132,12 @@ impl Model<'_> {
 
     /// Issues the current instruction of the warp in `slot` where that is
     /// bookkeeping only (what `issue` would do, without its general path):
-    /// a later op of an issue unit that already ran, not its last, and no
+    /// a later op of an issue unit that already ran, not its last, or a
+    /// deferrable op of one that has not (`CtaExec::deferrable`), and no
     /// memory access for the model. Returns false, changing nothing,
     /// otherwise.
     #[inline(always)]
-    pub(super) fn issue_within_unit<C>(
+    pub(super) fn issue_within_unit<C: CtaExec>(
         &mut self,
         sm: &mut Sm<C>,
         sm_index: usize,
@@ -144,13 +145,31 @@ impl Model<'_> {
         slot: usize,
         now: u64,
     ) -> bool {
-        let Sm { warps, scheds, .. } = sm;
+        let Sm {
+            warps,
+            scheds,
+            ctas,
+            ..
+        } = sm;
         let Some(ctx) = warps[slot].as_mut() else {
             return false;
         };
         let next_pc = ctx.pos.pc + 1;
-        if next_pc >= ctx.ran_until {
-            return false;
+        if next_pc >= ctx.ran_until && ctx.pos.pc >= ctx.defer_until {
+            if ctx.ran_until != 0 || ctx.defer_until != 0 {
+                return false;
+            }
+            // The first op of a unit that has not run: its deferrable ops
+            // issue now, and it runs when the op after them issues.
+            let n = *self.deferrable_units[ctx.cur].get_or_insert_with(|| {
+                let cta = ctas[ctx.cta_slot].as_ref().unwrap();
+                cta.exec.deferrable(ctx.w, ctx.pos)
+            });
+            if n == 0 {
+                return false;
+            }
+            ctx.unit_start = ctx.pos.pc;
+            ctx.defer_until = ctx.pos.pc + n as usize;
         }
         let ic = &ctx.ic;
         let latency = match ic.mem {
@@ -259,12 +278,30 @@ impl Model<'_> {
         let mut recorded = None;
         if ctx.ran_until == 0 {
             let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
-            let out = cta.exec.step(ctx.w, ctx.pos, now, &mut self.access)?;
-            ctx.ran_until = out.end.max(1);
-            barrier = out.barrier;
-            frame_changed = out.frame_changed;
-            accessed = out.access;
-            recorded = out.addrs;
+            if ctx.defer_until == 0 {
+                let out = cta.exec.step(ctx.w, ctx.pos, now, &mut self.access)?;
+                ctx.ran_until = out.end.max(1);
+                barrier = out.barrier;
+                frame_changed = out.frame_changed;
+                accessed = out.access;
+                recorded = out.addrs;
+            } else {
+                // A unit whose first ops issued without running it runs
+                // from its start now; this op's access is a later one.
+                let start = Pos {
+                    pc: ctx.unit_start,
+                    ..ctx.pos
+                };
+                ctx.defer_until = 0;
+                let out = cta.exec.step(ctx.w, start, now, &mut self.access)?;
+                ctx.ran_until = out.end.max(1);
+                barrier = out.barrier;
+                frame_changed = out.frame_changed;
+                if ic.mem.from_addresses() {
+                    recorded = cta.exec.access(ctx.w, ctx.pos, &mut self.access);
+                    accessed = recorded.is_some();
+                }
+            }
         } else if ic.mem.from_addresses() {
             // A later access of a compiled piece: it ran with the first op.
             let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
@@ -413,6 +450,7 @@ impl Model<'_> {
                         continue;
                     }
                     ctx.ran_until = 0;
+                    ctx.defer_until = 0;
                     ctx.state = WState::Ready;
                     self.compute_ready(ctx);
                 }

@@ -72,6 +72,11 @@ pub(super) struct WarpCtx {
     /// run. A unit with no later op to issue (a terminator) records 1, so
     /// that "the next op is inside the unit" is `pc + 1 < ran_until` alone.
     pub ran_until: usize,
+    /// While the current unit has not run: its ops before this one (a pc)
+    /// issue without running it (`CtaExec::deferrable`), and it runs from
+    /// `unit_start` when this one issues; 0 = none.
+    pub defer_until: usize,
+    pub unit_start: usize,
     pub ready_at: u64,
     pub reason: Stall,
     pub next_free: u64,
@@ -175,6 +180,9 @@ pub(super) struct Model<'a> {
     /// Per instruction: whether the unit starting there is private
     /// (`CtaExec::private`), once a solo run has asked.
     pub private_units: Vec<Option<bool>>,
+    /// Per instruction: `CtaExec::deferrable` of the unit starting there,
+    /// once asked.
+    pub deferrable_units: Vec<Option<u32>>,
 }
 
 /// Runs the grid through the cycle model; faults from execution end it.
@@ -224,6 +232,7 @@ pub fn simulate<G: GridExec>(
         placing: true,
         dispatch_blocks_warp: arch.scheduler.dispatch_blocks_warp,
         private_units: vec![None; program.instrs.len()],
+        deferrable_units: vec![None; program.instrs.len()],
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);
@@ -265,9 +274,10 @@ pub fn simulate<G: GridExec>(
         .map(|i| Reverse((0, i, 0)))
         .collect();
     let mut end = 0;
+    // The earliest quantum any SM is in, SMs in index order within it.
+    let mut first = behind.pop();
     while live_ctas > 0 {
-        // The earliest quantum any SM is in, SMs in index order within it.
-        let Some(Reverse((quantum, i, start))) = behind.pop() else {
+        let Some(Reverse((quantum, i, start))) = first.take() else {
             break;
         };
         model.mem.advance(quantum * QUANTUM);
@@ -303,9 +313,18 @@ pub fn simulate<G: GridExec>(
                 break;
             }
             if now / QUANTUM != quantum {
-                behind.push(Reverse((now / QUANTUM, i, now)));
+                // An SM that would be taken next goes on without the heap.
+                let key = Reverse((now / QUANTUM, i, now));
+                if behind.peek().is_none_or(|earliest| key > *earliest) {
+                    first = Some(key);
+                } else {
+                    behind.push(key);
+                }
                 break;
             }
+        }
+        if first.is_none() {
+            first = behind.pop();
         }
     }
     let r = &mut model.report;
@@ -387,6 +406,8 @@ impl Model<'_> {
                 cur: 0,
                 ic: IssueCost::NONE,
                 ran_until: 0,
+                defer_until: 0,
+                unit_start: 0,
                 ready_at: now,
                 reason: Stall::Dependency,
                 next_free: now,

@@ -98,7 +98,7 @@ impl Model<'_> {
                 slot = next;
                 continue;
             }
-            if ctx.ran_until == 0 && !self.private_unit(sm, slot) {
+            if ctx.ran_until == 0 && !self.may_issue_unrun(sm, slot) {
                 break;
             }
             if !taken {
@@ -138,7 +138,25 @@ impl Model<'_> {
     #[inline]
     fn unit_may_run_ahead<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
         let ctx = sm.warps[slot].as_ref().unwrap();
-        ctx.ic.mem != MemClass::Dynamic && (ctx.ran_until != 0 || self.private_unit(sm, slot))
+        ctx.ic.mem != MemClass::Dynamic && (ctx.ran_until != 0 || self.may_issue_unrun(sm, slot))
+    }
+
+    /// Whether the warp in `slot`, whose current unit has not run, may
+    /// issue its current instruction ahead of the SM: the unit is private,
+    /// or the instruction is one of its deferrable ops (which issue without
+    /// running it), not the op it runs at.
+    #[inline]
+    fn may_issue_unrun<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
+        let ctx = sm.warps[slot].as_ref().unwrap();
+        if ctx.defer_until != 0 {
+            return ctx.pos.pc < ctx.defer_until;
+        }
+        self.private_unit(sm, slot) || {
+            let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
+            *self.deferrable_units[ctx.cur]
+                .get_or_insert_with(|| cta.exec.deferrable(ctx.w, ctx.pos))
+                > 0
+        }
     }
 
     /// Whether the issue unit starting at the current instruction of the
