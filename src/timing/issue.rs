@@ -12,7 +12,7 @@ use super::memory::Kind;
 use super::program::MemClass;
 use super::report::{IssueEvent, Stall};
 use super::sched::Sched;
-use super::sim::{Model, Sm, WState, WarpCtx};
+use super::sim::{Model, Sm, WState, WarpCtx, UNIT_PRIVATE};
 
 impl Model<'_> {
     /// One cycle of one SM: every scheduler that may issue tries to.
@@ -161,11 +161,8 @@ impl Model<'_> {
             }
             // The first op of a unit that has not run: its deferrable ops
             // issue now, and it runs when the op after them issues.
-            let n = *self.deferrable_units[ctx.cur].get_or_insert_with(|| {
-                let cta = ctas[ctx.cta_slot].as_ref().unwrap();
-                cta.exec.deferrable(ctx.w, ctx.pos)
-            });
-            if n == 0 {
+            let n = self.unit_ahead(ctas, ctx);
+            if n == 0 || n == UNIT_PRIVATE {
                 return false;
             }
             ctx.unit_start = ctx.pos.pc;

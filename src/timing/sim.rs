@@ -177,13 +177,16 @@ pub(super) struct Model<'a> {
     pub placing: bool,
     /// `arch.scheduler.dispatch_blocks_warp`.
     pub dispatch_blocks_warp: bool,
-    /// Per instruction: whether the unit starting there is private
-    /// (`CtaExec::private`), once a solo run has asked.
-    pub private_units: Vec<Option<bool>>,
-    /// Per instruction: `CtaExec::deferrable` of the unit starting there,
-    /// once asked.
-    pub deferrable_units: Vec<Option<u32>>,
+    /// Per instruction, once asked (`Model::unit_ahead`): what the unit
+    /// starting there allows before it runs, `UNIT_PRIVATE` or its
+    /// deferrable op count; `UNIT_UNKNOWN` before.
+    pub unit_ahead: Vec<u8>,
 }
+
+/// `Model::unit_ahead`: not asked yet.
+pub(super) const UNIT_UNKNOWN: u8 = u8::MAX;
+/// `Model::unit_ahead`: the unit is private (`CtaExec::private`).
+pub(super) const UNIT_PRIVATE: u8 = u8::MAX - 1;
 
 /// Runs the grid through the cycle model; faults from execution end it.
 pub fn simulate<G: GridExec>(
@@ -231,8 +234,7 @@ pub fn simulate<G: GridExec>(
         instr_cycles: vec![InstrCounts::default(); program.instrs.len()],
         placing: true,
         dispatch_blocks_warp: arch.scheduler.dispatch_blocks_warp,
-        private_units: vec![None; program.instrs.len()],
-        deferrable_units: vec![None; program.instrs.len()],
+        unit_ahead: vec![UNIT_UNKNOWN; program.instrs.len()],
     };
     let max_warps = arch.occupancy.max_warps_per_sm as usize;
     let total = cfg.grid_ctas.min(cfg.max_ctas);

@@ -27,7 +27,7 @@
 use super::exec::{CtaExec, GridExec};
 use super::program::MemClass;
 use super::report::Stall;
-use super::sim::{Model, Sm, WState};
+use super::sim::{CtaSlot, Model, Sm, WState, WarpCtx, UNIT_PRIVATE, UNIT_UNKNOWN};
 
 impl Model<'_> {
     /// After the warp in `slot` issued at `now` on scheduler `s` (and
@@ -151,24 +151,38 @@ impl Model<'_> {
         if ctx.defer_until != 0 {
             return ctx.pos.pc < ctx.defer_until;
         }
-        self.private_unit(sm, slot) || {
-            let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
-            *self.deferrable_units[ctx.cur]
-                .get_or_insert_with(|| cta.exec.deferrable(ctx.w, ctx.pos))
-                > 0
+        self.unit_ahead(&sm.ctas, ctx) != 0
+    }
+
+    /// What the issue unit starting at the current instruction of `ctx`
+    /// (not run yet) allows before it runs: `UNIT_PRIVATE` (it may run
+    /// ahead), else how many of its first ops issue without running it
+    /// (`CtaExec::private`, `CtaExec::deferrable`, which depend on the
+    /// position alone: asked once per instruction).
+    #[inline]
+    pub(super) fn unit_ahead<C: CtaExec>(
+        &mut self,
+        ctas: &[Option<CtaSlot<C>>],
+        ctx: &WarpCtx,
+    ) -> u8 {
+        match self.unit_ahead[ctx.cur] {
+            UNIT_UNKNOWN => self.ask_unit_ahead(ctas, ctx),
+            known => known,
         }
     }
 
-    /// Whether the issue unit starting at the current instruction of the
-    /// warp in `slot` is private (`CtaExec::private`, which depends on the
-    /// position alone: asked once per instruction).
-    #[inline]
-    fn private_unit<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
-        let ctx = sm.warps[slot].as_ref().unwrap();
-        *self.private_units[ctx.cur].get_or_insert_with(|| {
-            let cta = sm.ctas[ctx.cta_slot].as_ref().unwrap();
-            cta.exec.private(ctx.w, ctx.pos)
-        })
+    #[cold]
+    #[inline(never)]
+    fn ask_unit_ahead<C: CtaExec>(&mut self, ctas: &[Option<CtaSlot<C>>], ctx: &WarpCtx) -> u8 {
+        let exec = &ctas[ctx.cta_slot].as_ref().unwrap().exec;
+        let ahead = if exec.private(ctx.w, ctx.pos) {
+            UNIT_PRIVATE
+        } else {
+            // (A piece holds at most 64 ops; fewer deferred is still exact.)
+            exec.deferrable(ctx.w, ctx.pos).min(UNIT_PRIVATE as u32 - 1) as u8
+        };
+        self.unit_ahead[ctx.cur] = ahead;
+        ahead
     }
 
     /// When the solo warp's next instruction (operands ready at
