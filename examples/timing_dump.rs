@@ -3,7 +3,8 @@
 //! 2-SM run: diff two builds' outputs to check that a change to the timing
 //! model's speed leaves its results identical.
 //! `cargo run --release --example timing_dump > before.txt` (argument: a
-//! sample-name filter; `ONLY=1`: sm_80 on the JIT only, first PTX file).
+//! sample-name filter; `ONLY=1`: sm_80 on the JIT only, first PTX file;
+//! `NO_RUN_AHEAD=1`: without solo runs, whose output must be the same).
 #[path = "../tests/common/mod.rs"]
 mod common;
 use common::samples::Sample;
@@ -16,11 +17,14 @@ fn main() {
         if only && arch != "sm_80" {
             continue;
         }
-        let t = TimingOptions::new(Arch::builtin(arch).unwrap());
+        let run_ahead = std::env::var_os("NO_RUN_AHEAD").is_none();
+        let mut t = TimingOptions::new(Arch::builtin(arch).unwrap());
+        t.run_ahead = run_ahead;
         let mut one = Arch::builtin(arch).unwrap();
         one.chip.sm_count = 2;
         let mut t2 = TimingOptions::new(one);
         t2.sample_waves = Some(1);
+        t2.run_ahead = run_ahead;
         for sample in Sample::matching(filter.as_deref()) {
             for ptx in sample
                 .ptx_files()
