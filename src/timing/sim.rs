@@ -76,6 +76,7 @@ pub(super) struct WarpCtx {
     /// issue without running it (`CtaExec::deferrable`), and it runs from
     /// `unit_start` when this one issues; 0 = none.
     pub defer_until: usize,
+    /// Where the current unit starts, while `defer_until` is set.
     pub unit_start: usize,
     pub ready_at: u64,
     pub reason: Stall,
