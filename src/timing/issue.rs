@@ -355,6 +355,18 @@ impl Model<'_> {
             self.compute_ready(ctx);
             return Ok(0);
         }
+        let end = ic.block_end as usize;
+        if next_pc < end && ctx.ran_until < end && !barrier && !frame_changed {
+            // The unit ended inside its block (before an access that
+            // conflicts with it, or a warp-wide op): the next op is the
+            // block's next, for the same lanes, where `fetch` would find it.
+            ctx.pos.pc = next_pc;
+            ctx.cur += 1;
+            ctx.ran_until = 0;
+            ctx.defer_until = 0;
+            self.compute_ready(ctx);
+            return Ok(0);
+        }
         if frame_changed {
             ctx.ready.clear();
         }

@@ -51,6 +51,8 @@ pub struct Instr {
     pub line: u32,
     /// The op's ordinal in its function (terminators included), for labels.
     pub ordinal: u32,
+    /// Its block's op count (the pc of the block's terminator).
+    pub block_ops: u32,
 }
 
 /// Every instruction of a module.
@@ -128,6 +130,7 @@ impl Program {
                         free: false,
                         line: line_of(op.span.start),
                         ordinal,
+                        block_ops: b.ops.len() as u32,
                     });
                     ordinal += 1;
                 }
@@ -148,6 +151,7 @@ impl Program {
                     free: b.term.falls_through(bid),
                     line: line_of(b.term_span.start),
                     ordinal,
+                    block_ops: b.ops.len() as u32,
                 });
                 ordinal += 1;
             }

@@ -109,8 +109,8 @@ pub(super) struct Sm<C> {
 }
 
 /// What issuing an instruction costs on this preset, precomputed per
-/// instruction of the program. Aligned to 32 bytes (its size rounded up
-/// from 28), so that indexing the table is a shift.
+/// instruction of the program. Aligned to 32 bytes (its size), so that
+/// indexing the table is a shift.
 #[derive(Clone, Copy)]
 #[repr(align(32))]
 pub(super) struct IssueCost {
@@ -127,6 +127,8 @@ pub(super) struct IssueCost {
     /// Its registers in `Program::regs`: read `ops.0..ops.1`, written
     /// `ops.1..ops.2` (the scoreboard checks both).
     pub ops: (u32, u32, u32),
+    /// Its block's op count (`Instr::block_ops`).
+    pub block_end: u32,
 }
 
 impl IssueCost {
@@ -139,6 +141,7 @@ impl IssueCost {
         latency: 0,
         dispatch: 0,
         ops: (0, 0, 0),
+        block_end: 0,
     };
 }
 
@@ -214,6 +217,7 @@ pub fn simulate<G: GridExec>(
                 cost: i.cost,
                 latency: arch.latency.of(i.class) * cost,
                 dispatch: arch.dispatch_cycles(i.class) * cost,
+                block_end: i.block_ops,
             }
         })
         .collect();
