@@ -89,6 +89,13 @@ impl<'a> GridExec for Grid<'a> {
     }
 }
 
+impl TimedCta<'_> {
+    /// The compiled piece starting at `at`, if any (none at a terminator).
+    fn piece_at(&self, at: Pos) -> Option<&crate::interp::abi::Piece> {
+        self.cta.ctx.code?.piece(at.func, at.block, at.pc)
+    }
+}
+
 impl CtaExec for TimedCta<'_> {
     type Fault = (u64, Fault);
 
@@ -166,12 +173,7 @@ impl CtaExec for TimedCta<'_> {
                 Terminator::Jump(_) | Terminator::Branch { .. } | Terminator::Switch { .. }
             );
         }
-        match self
-            .cta
-            .ctx
-            .code
-            .and_then(|c| c.piece(at.func, at.block, at.pc))
-        {
+        match self.piece_at(at) {
             Some(piece) => piece.private,
             // Warp-wide ops the driver interprets that read and write only
             // this warp's registers and cannot fault (`mma` can, when part
@@ -187,15 +189,7 @@ impl CtaExec for TimedCta<'_> {
     }
 
     fn deferrable(&self, _w: usize, at: Pos) -> u32 {
-        let block = &self.cta.ctx.module.functions[at.func].blocks[at.block];
-        if at.pc >= block.ops.len() {
-            return 0;
-        }
-        self.cta
-            .ctx
-            .code
-            .and_then(|c| c.piece(at.func, at.block, at.pc))
-            .map_or(0, |piece| piece.deferrable)
+        self.piece_at(at).map_or(0, |piece| piece.deferrable)
     }
 
     fn release(&mut self, released: &mut Vec<usize>) -> Result<(), (u64, Fault)> {
