@@ -443,11 +443,7 @@ impl Warp {
                 not_taken,
                 ..
             } => {
-                let regs = &frame.regs[func.slots.slot(*cond)];
-                let bits = regs
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |m, (lane, v)| m | (((v & 1) as u32) << lane));
+                let bits = super::warp::low_bits(&frame.regs[func.slots.slot(*cond)]);
                 let t_mask = top.mask & if *negated { !bits } else { bits };
                 let n_mask = top.mask & !t_mask;
                 if n_mask == 0 || t_mask == 0 {

@@ -111,19 +111,21 @@ impl Warp {
             }
             OpKind::Mma { kind, regs } => {
                 let [na, nb, nc, _] = regs.map(|r| r as usize);
-                let mut frags = [[[0u64; 8]; 32]; 3];
-                let mut s = 0;
-                for (f, n) in [na, nb, nc].into_iter().enumerate() {
-                    for k in 0..n {
-                        let values = self.reg_lanes(cta, &op.srcs[s]);
-                        for (lane_regs, v) in frags[f].iter_mut().zip(values) {
-                            lane_regs[k] = v;
-                        }
-                        s += 1;
-                    }
+                // A's, B's and C's registers in order, as the register
+                // file holds them (at most 4 + 2 + 4).
+                let rows: [[u64; 32]; 10] = std::array::from_fn(|i| match op.srcs.get(i) {
+                    Some(src) if i < na + nb + nc => self.reg_lanes(cta, src),
+                    _ => [0; 32],
+                });
+                let d = tensor::mma_sync(
+                    kind,
+                    &rows[..na],
+                    &rows[na..na + nb],
+                    &rows[na + nb..na + nb + nc],
+                );
+                for (&dst, values) in op.dsts.iter().zip(&d) {
+                    self.write_lanes(cta, dst, u32::MAX, values);
                 }
-                let d = tensor::mma_sync(kind, &frags[0], &frags[1], &frags[2]);
-                self.write_fragments(cta, &op.dsts, &d);
             }
             OpKind::Wgmma { kind } => {
                 let first = mask.trailing_zeros() as usize;

@@ -358,3 +358,52 @@ impl Warp {
         }
     }
 }
+
+/// Bit 0 of every lane's value, as a lane mask (a predicate register's
+/// lanes).
+#[inline]
+pub(super) fn low_bits(values: &[u64; 32]) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_castsi128_pd, _mm_loadu_si128, _mm_movemask_pd, _mm_slli_epi64,
+        };
+        // Two lanes at a time: bit 0 to the sign bit, the sign bits out.
+        let mut bits = 0u32;
+        for (i, pair) in values.chunks_exact(2).enumerate() {
+            // SAFETY: `pair` is 16 readable bytes (an unaligned load), and
+            // the build has SSE2 (the `cfg` above; every x86-64 CPU has it).
+            let signs = unsafe {
+                let v = _mm_loadu_si128(pair.as_ptr() as *const __m128i);
+                _mm_movemask_pd(_mm_castsi128_pd(_mm_slli_epi64::<63>(v)))
+            };
+            bits |= (signs as u32) << (2 * i);
+        }
+        bits
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        values
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (lane, v)| m | (((v & 1) as u32) << lane))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::low_bits;
+    use crate::testing::xorshift;
+
+    #[test]
+    fn low_bits_gathers_bit_zero_of_each_lane() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..1000 {
+            let values: [u64; 32] = std::array::from_fn(|_| next());
+            let expected = (0..32).fold(0u32, |m, l| m | (((values[l] & 1) as u32) << l));
+            assert_eq!(low_bits(&values), expected);
+        }
+        assert_eq!(low_bits(&[1; 32]), u32::MAX);
+        assert_eq!(low_bits(&[u64::MAX - 1; 32]), 0);
+    }
+}

@@ -94,48 +94,40 @@ fn tf32(reg: u64) -> f64 {
     f32::from_bits((reg as u32) & 0xFFFF_E000) as f64
 }
 
-/// A operand element (row, col) read from the warp's fragments.
-fn a_elem(kind: &MmaKind, a: &[[u64; 8]; 32], row: usize, col: usize) -> f64 {
-    let (g, r8) = (row % 8, row / 8);
-    if kind.atype == MmaType::Tf32 {
-        let (t, c4) = (col % 4, col / 4);
-        let reg = r8 + 2 * c4;
-        return tf32(a[g * 4 + t][reg]);
-    }
-    let (t, h, c8) = ((col % 8) / 2, col % 2, col / 8);
-    let reg = r8 + 2 * c8;
-    half_of(kind.atype, a[g * 4 + t][reg], h)
-}
+/// A fragment: one row of 32 lanes per register (the register file's
+/// layout), `fragment[register][lane]`.
+pub type Fragment = [[u64; 32]];
 
-/// B operand element (k, n).
-fn b_elem(kind: &MmaKind, b: &[[u64; 8]; 32], k: usize, n: usize) -> f64 {
-    if kind.btype == MmaType::Tf32 {
-        let (t, k4) = (k % 4, k / 4);
-        return tf32(b[n * 4 + t][k4]);
-    }
-    let (t, h, k8) = ((k % 8) / 2, k % 2, k / 8);
-    half_of(kind.btype, b[n * 4 + t][k8], h)
-}
-
-/// Where accumulator element (row, col) lives: (lane, register, half for f16 accumulators).
-fn acc_slot(kind: &MmaKind, row: usize, col: usize) -> (usize, usize, usize) {
-    let (g, r8, t, h) = (row % 8, row / 8, col / 2, col % 2);
-    if kind.ctype == MmaType::F16 {
-        (g * 4 + t, r8, h)
-    } else {
-        (g * 4 + t, 2 * r8 + h, 0)
+/// Decodes every element of one operand's fragment: `place(reg, lane,
+/// slot)` gives the (row, column) of the element in slot `slot` of that
+/// register (slot 1: the high half of a packed pair), which goes to
+/// `out[row][column]`.
+fn decode<const R: usize, const C: usize>(
+    ty: MmaType,
+    frag: &Fragment,
+    out: &mut [[f64; C]; R],
+    place: impl Fn(usize, usize, usize) -> (usize, usize),
+) {
+    for (reg, lanes) in frag.iter().enumerate() {
+        for (lane, &bits) in lanes.iter().enumerate() {
+            if ty == MmaType::Tf32 {
+                let (r, c) = place(reg, lane, 0);
+                out[r][c] = tf32(bits);
+            } else {
+                for slot in 0..2 {
+                    let (r, c) = place(reg, lane, slot);
+                    out[r][c] = half_of(ty, bits, slot);
+                }
+            }
+        }
     }
 }
 
-/// Executes `mma.sync` for a whole warp. Fragments are indexed `[lane][register]`;
-/// each register value is its bit pattern (f16x2/bf16x2 packed, f32/tf32 bits).
-pub fn mma_sync(
-    kind: &MmaKind,
-    a: &[[u64; 8]; 32],
-    b: &[[u64; 8]; 32],
-    c: &[[u64; 8]; 32],
-) -> [[u64; 8]; 32] {
-    let mut d = [[0u64; 8]; 32];
+/// Executes `mma.sync` for a whole warp. Fragments are register-major
+/// (`Fragment`); each register value is its bit pattern (f16x2/bf16x2
+/// packed, f32/tf32 bits). Returns D's registers, as many as the kind has.
+pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 32]; 4] {
+    let mut d = [[0u64; 32]; 4];
     if mma_fragment_regs(kind).is_none() {
         return d;
     }
@@ -145,21 +137,40 @@ pub fn mma_sync(
         kind.shape.k as usize,
     );
     // The operands, decoded once from their fragments (at most m16 x k16
-    // and k16 x n8).
+    // and k16 x n8). Lane = 4 * group + thread in group ("Matrix Fragments
+    // for mma.m16n8k*"): A's register r holds rows `group + 8 * (r % 2)`;
+    // packed types hold columns `2 * thread + 8 * (r / 2)` and the next,
+    // tf32 column `thread + 4 * (r / 2)`. B's register r holds column
+    // `group`, rows `2 * thread + 8 * r` and the next (tf32: row
+    // `thread + 4 * r`).
     let mut a_rows = [[0f64; 16]; 16];
-    for (row, a_row) in a_rows.iter_mut().enumerate().take(m) {
-        for (kk, v) in a_row.iter_mut().enumerate().take(k) {
-            *v = a_elem(kind, a, row, kk);
-        }
-    }
+    let packed_a = kind.atype != MmaType::Tf32;
+    decode(kind.atype, a, &mut a_rows, |reg, lane, slot| {
+        let (g, t) = (lane / 4, lane % 4);
+        let col = if packed_a {
+            2 * t + 8 * (reg / 2) + slot
+        } else {
+            t + 4 * (reg / 2)
+        };
+        (g + 8 * (reg % 2), col)
+    });
     // B by k: a row of A times it gives a row of D, its columns summed
     // side by side (each in k order, as one dot product at a time would).
     let mut b_rows = [[0f64; 8]; 16];
-    for col in 0..n {
-        for (kk, b_row) in b_rows.iter_mut().enumerate().take(k) {
-            b_row[col] = b_elem(kind, b, kk, col);
-        }
-    }
+    let packed_b = kind.btype != MmaType::Tf32;
+    decode(kind.btype, b, &mut b_rows, |reg, lane, slot| {
+        let (g, t) = (lane / 4, lane % 4);
+        let row = if packed_b {
+            2 * t + 8 * reg + slot
+        } else {
+            t + 4 * reg
+        };
+        (row, g)
+    });
+    // Accumulator element (row, col) lives in lane `4 * (row % 8) + col / 2`;
+    // f32: register `2 * (row / 8) + col % 2`; f16: register `row / 8`,
+    // half `col % 2`.
+    let f16_acc = kind.ctype == MmaType::F16;
     for (row, a_row) in a_rows.iter().enumerate().take(m) {
         let mut sums = [0f64; 8];
         for (x, b_row) in a_row[..k].iter().zip(&b_rows) {
@@ -167,19 +178,21 @@ pub fn mma_sync(
                 *sum += x * y;
             }
         }
+        let (g, r8) = (row % 8, row / 8);
         for (col, sum) in sums.iter().enumerate().take(n) {
-            let (lane, reg, h) = acc_slot(kind, row, col);
-            let c_val = if kind.ctype == MmaType::F16 {
-                half_of(MmaType::F16, c[lane][reg], h)
+            let (lane, h) = (g * 4 + col / 2, col % 2);
+            let reg = if f16_acc { r8 } else { 2 * r8 + h };
+            let c_val = if f16_acc {
+                half_of(MmaType::F16, c[reg][lane], h)
             } else {
-                f32::from_bits(c[lane][reg] as u32) as f64
+                f32::from_bits(c[reg][lane] as u32) as f64
             };
             let v = sum + c_val;
             if kind.dtype == MmaType::F16 {
                 let bits = f16::from_f64(v).to_bits() as u64;
-                d[lane][reg] |= bits << (16 * h);
+                d[reg][lane] |= bits << (16 * h);
             } else {
-                d[lane][reg] = (v as f32).to_bits() as u64;
+                d[reg][lane] = (v as f32).to_bits() as u64;
             }
         }
     }
@@ -297,16 +310,18 @@ mod tests {
         };
         let av = |r: usize, c: usize| ((r * 3 + c) % 7) as f32 - 3.0;
         let bv = |k: usize, n: usize| ((k + 2 * n) % 5) as f32 * 0.5;
-        let (mut a, mut b, mut c) = ([[0u64; 8]; 32], [[0u64; 8]; 32], [[0u64; 8]; 32]);
+        let (mut a, mut b, mut c) = ([[0u64; 32]; 4], [[0u64; 32]; 2], [[0u64; 32]; 4]);
         for lane in 0..32 {
             let (g, t) = (lane / 4, lane % 4);
-            a[lane][0] = f16x2(av(g, 2 * t), av(g, 2 * t + 1));
-            a[lane][1] = f16x2(av(g + 8, 2 * t), av(g + 8, 2 * t + 1));
-            a[lane][2] = f16x2(av(g, 2 * t + 8), av(g, 2 * t + 9));
-            a[lane][3] = f16x2(av(g + 8, 2 * t + 8), av(g + 8, 2 * t + 9));
-            b[lane][0] = f16x2(bv(2 * t, g), bv(2 * t + 1, g));
-            b[lane][1] = f16x2(bv(2 * t + 8, g), bv(2 * t + 9, g));
-            c[lane][..4].fill(1.0f32.to_bits() as u64);
+            a[0][lane] = f16x2(av(g, 2 * t), av(g, 2 * t + 1));
+            a[1][lane] = f16x2(av(g + 8, 2 * t), av(g + 8, 2 * t + 1));
+            a[2][lane] = f16x2(av(g, 2 * t + 8), av(g, 2 * t + 9));
+            a[3][lane] = f16x2(av(g + 8, 2 * t + 8), av(g + 8, 2 * t + 9));
+            b[0][lane] = f16x2(bv(2 * t, g), bv(2 * t + 1, g));
+            b[1][lane] = f16x2(bv(2 * t + 8, g), bv(2 * t + 9, g));
+            for reg in &mut c {
+                reg[lane] = 1.0f32.to_bits() as u64;
+            }
         }
         let d = mma_sync(&kind, &a, &b, &c);
         for row in 0..16 {
@@ -315,10 +330,131 @@ mod tests {
                 let (g, t) = (row % 8, col / 2);
                 let reg = 2 * (row / 8) + col % 2;
                 assert_eq!(
-                    f32::from_bits(d[g * 4 + t][reg] as u32),
+                    f32::from_bits(d[reg][g * 4 + t] as u32),
                     want,
                     "({row},{col})"
                 );
+            }
+        }
+    }
+
+    /// Element (row, col) of A, B or the accumulator, read straight from
+    /// the ISA's fragment tables (one element at a time, lane first).
+    fn a_elem(kind: &MmaKind, a: &Fragment, row: usize, col: usize) -> f64 {
+        let (g, r8) = (row % 8, row / 8);
+        if kind.atype == MmaType::Tf32 {
+            let (t, c4) = (col % 4, col / 4);
+            return tf32(a[r8 + 2 * c4][g * 4 + t]);
+        }
+        let (t, h, c8) = ((col % 8) / 2, col % 2, col / 8);
+        half_of(kind.atype, a[r8 + 2 * c8][g * 4 + t], h)
+    }
+
+    fn b_elem(kind: &MmaKind, b: &Fragment, k: usize, n: usize) -> f64 {
+        if kind.btype == MmaType::Tf32 {
+            let (t, k4) = (k % 4, k / 4);
+            return tf32(b[k4][n * 4 + t]);
+        }
+        let (t, h, k8) = ((k % 8) / 2, k % 2, k / 8);
+        half_of(kind.btype, b[k8][n * 4 + t], h)
+    }
+
+    /// (register, lane, half) of accumulator element (row, col).
+    fn acc_slot(kind: &MmaKind, row: usize, col: usize) -> (usize, usize, usize) {
+        let (g, r8, t, h) = (row % 8, row / 8, col / 2, col % 2);
+        if kind.ctype == MmaType::F16 {
+            (r8, g * 4 + t, h)
+        } else {
+            (2 * r8 + h, g * 4 + t, 0)
+        }
+    }
+
+    /// Every supported kind, on random register bits (infinities and NaNs
+    /// included): the fragment decoding by register equals the ISA's
+    /// tables read element by element, bit for bit.
+    #[test]
+    fn mma_decodes_fragments_as_the_isa_tables_say() {
+        use crate::testing::xorshift;
+        let mut next = xorshift(0x0123_4567_89ab_cdef);
+        let shapes = [(MmaType::F16, 16), (MmaType::F16, 8), (MmaType::Bf16, 16)];
+        let shapes =
+            shapes
+                .into_iter()
+                .chain([(MmaType::Bf16, 8), (MmaType::Tf32, 8), (MmaType::Tf32, 4)]);
+        for (ab, k) in shapes {
+            for acc in [MmaType::F32, MmaType::F16] {
+                let kind = MmaKind {
+                    shape: MmaShape { m: 16, n: 8, k },
+                    dtype: acc,
+                    atype: ab,
+                    btype: ab,
+                    ctype: acc,
+                    a_row: true,
+                    b_col: true,
+                    satfinite: false,
+                };
+                let Some([na, nb, nc, _]) = mma_fragment_regs(&kind) else {
+                    continue;
+                };
+                for round in 0..20 {
+                    // Mostly finite values, some raw bits.
+                    let mut value = || {
+                        let bits = next();
+                        if round % 4 == 0 {
+                            bits
+                        } else {
+                            bits & 0xBFFF_BFFF_BFFF_BFFF
+                        }
+                    };
+                    let mut frag = |regs: usize| -> Vec<[u64; 32]> {
+                        (0..regs)
+                            .map(|_| std::array::from_fn(|_| value() & 0xFFFF_FFFF))
+                            .collect()
+                    };
+                    let (a, b, c) = (frag(na), frag(nb), frag(nc));
+                    let d = mma_sync(&kind, &a, &b, &c);
+                    let mut want = [[0u64; 32]; 4];
+                    for row in 0..16 {
+                        for col in 0..8 {
+                            let mut sum = 0f64;
+                            for kk in 0..k as usize {
+                                sum += a_elem(&kind, &a, row, kk) * b_elem(&kind, &b, kk, col);
+                            }
+                            let (reg, lane, h) = acc_slot(&kind, row, col);
+                            if acc == MmaType::F16 {
+                                let v = sum + half_of(MmaType::F16, c[reg][lane], h);
+                                want[reg][lane] |= (f16::from_f64(v).to_bits() as u64) << (16 * h);
+                            } else {
+                                let v = sum + f32::from_bits(c[reg][lane] as u32) as f64;
+                                want[reg][lane] = (v as f32).to_bits() as u64;
+                            }
+                        }
+                    }
+                    // (Which NaN an operation passes on is the host's
+                    // choice, and the compiler may swap a product's
+                    // operands: NaNs compare as NaNs.)
+                    let canonical = |v: u64| -> u64 {
+                        if acc == MmaType::F16 {
+                            let half = |h: u64| {
+                                if f16::from_bits(h as u16).is_nan() {
+                                    0x7fff
+                                } else {
+                                    h
+                                }
+                            };
+                            half(v & 0xffff) | (half(v >> 16 & 0xffff) << 16)
+                        } else if f32::from_bits(v as u32).is_nan() {
+                            0x7fff_ffff
+                        } else {
+                            v
+                        }
+                    };
+                    assert_eq!(
+                        d.map(|r| r.map(canonical)),
+                        want.map(|r| r.map(canonical)),
+                        "{kind:?}, round {round}"
+                    );
+                }
             }
         }
     }
