@@ -101,6 +101,68 @@ fn define(
     Ok(())
 }
 
+/// A piece declared to the JIT module, waiting for finalization to give
+/// its code address.
+struct DeclaredPiece {
+    func: FuncId,
+    plan: plan::PiecePlan,
+    id: cranelift_module::FuncId,
+    facts: PieceFacts,
+}
+
+/// What the drivers know of a piece besides its entry (see [`Piece`]).
+struct PieceFacts {
+    end: u32,
+    cost: u32,
+    uses_local: bool,
+    traced: u64,
+    private: bool,
+    deferrable: u32,
+}
+
+impl PieceFacts {
+    /// The facts of a piece running `ops`, which end at op `end` of their
+    /// block; `timing` as in [`compile_for`].
+    fn of(ops: &[ir::Op], end: usize, uses_local: bool, timing: bool) -> Self {
+        let traced = if timing {
+            ops.iter()
+                .enumerate()
+                .filter(|(_, o)| plan::is_traced(&o.kind))
+                .fold(0u64, |bits, (i, _)| bits | 1 << i)
+        } else {
+            0
+        };
+        let private = ops.iter().all(|o| plan::is_private(&o.kind));
+        let deferrable = if timing && !private {
+            ops.iter()
+                .take_while(|o| plan::is_deferrable(&o.kind))
+                .count() as u32
+        } else {
+            0
+        };
+        PieceFacts {
+            end: end as u32,
+            cost: ops.iter().map(|o| o.cost as u32).sum(),
+            uses_local,
+            traced,
+            private,
+            deferrable,
+        }
+    }
+
+    fn with_entry(self, entry: PieceFn) -> Piece {
+        Piece {
+            entry,
+            end: self.end,
+            cost: self.cost,
+            uses_local: self.uses_local,
+            traced: self.traced,
+            private: self.private,
+            deferrable: self.deferrable,
+        }
+    }
+}
+
 /// Compiles every function of `module`; `global_addrs` are the device
 /// addresses of its globals (baked into the code).
 pub fn compile(module: &ir::Module, global_addrs: &[u64]) -> Result<CompiledModule, JitError> {
@@ -212,43 +274,23 @@ pub fn compile_for(
             );
             define(&mut jit, &mut ctx, id, &name, &func.name)?;
             let ops = &func.blocks[p.block].ops[p.start..p.end];
-            let cost = ops.iter().map(|o| o.cost as u32).sum();
-            let traced = if timing {
-                ops.iter()
-                    .enumerate()
-                    .filter(|(_, o)| plan::is_traced(&o.kind))
-                    .fold(0u64, |bits, (i, _)| bits | 1 << i)
-            } else {
-                0
-            };
-            let private = ops.iter().all(|o| plan::is_private(&o.kind));
-            let deferrable = if timing && !private {
-                ops.iter()
-                    .take_while(|o| plan::is_deferrable(&o.kind))
-                    .count() as u32
-            } else {
-                0
-            };
             stats.pieces += 1;
             stats.ops_in_pieces += p.end - p.start;
-            declared.push((fid, p, id, cost, uses_local, traced, private, deferrable));
+            declared.push(DeclaredPiece {
+                func: fid,
+                facts: PieceFacts::of(ops, p.end, uses_local, timing),
+                plan: p,
+                id,
+            });
         }
     }
     jit.finalize_definitions()
         .map_err(|e| err("", e.to_string()))?;
-    for (fid, p, id, cost, uses_local, traced, private, deferrable) in declared {
-        let code = jit.get_finalized_function(id);
+    for d in declared {
+        let code = jit.get_finalized_function(d.id);
         // SAFETY: the function was defined with the `PieceFn` signature.
         let entry: PieceFn = unsafe { std::mem::transmute::<*const u8, PieceFn>(code) };
-        pieces[fid][p.block.index()][p.start] = Some(Piece {
-            entry,
-            end: p.end as u32,
-            cost,
-            uses_local,
-            traced,
-            private,
-            deferrable,
-        });
+        pieces[d.func][d.plan.block.index()][d.plan.start] = Some(d.facts.with_entry(entry));
     }
     for (fid, r, id, live_outs, uses_local) in declared_regions {
         let code = jit.get_finalized_function(id);

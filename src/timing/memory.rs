@@ -112,6 +112,21 @@ fn each_lane(mask: u32, addrs: &[u64; 32], mut visit: impl FnMut(u64)) {
 /// The lowest and highest address of the lanes of `mask`.
 #[inline(always)]
 fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
+    if mask == u32::MAX {
+        // Four independent chains of compares, not one of 32: the fold is
+        // bound by its latency.
+        let (mut lo, mut hi) = ([u64::MAX; 4], [0u64; 4]);
+        for quad in addrs.chunks_exact(4) {
+            for i in 0..4 {
+                lo[i] = lo[i].min(quad[i]);
+                hi[i] = hi[i].max(quad[i]);
+            }
+        }
+        return (
+            lo[0].min(lo[1]).min(lo[2].min(lo[3])),
+            hi[0].max(hi[1]).max(hi[2].max(hi[3])),
+        );
+    }
     let (mut lo, mut hi) = (u64::MAX, 0u64);
     each_lane(mask, addrs, |a| {
         lo = lo.min(a);
@@ -498,19 +513,16 @@ impl MemorySystem {
     /// same word share it).
     pub fn shared(&mut self, mask: u32, addrs: &[u64; 32], size: u32) -> Cost {
         self.stats.shared_accesses += 1;
+        let bank_bytes = self.bank_bytes as u64;
         if mask != 0 {
+            // The lanes' lowest and highest address, for all the tests.
+            let range = address_range(mask, addrs);
             // Every lane at one address (a broadcast): its words lie in
             // distinct banks, one pass.
-            if one_address(mask, addrs) && size as u64 <= self.banks as u64 * self.bank_bytes as u64
-            {
+            if range.0 == range.1 && size as u64 <= self.banks as u64 * bank_bytes {
                 return self.bank_passes(1);
             }
-        }
-        let bank_bytes = self.bank_bytes as u64;
-        if let Some(shift) = self.bank_shift {
-            if mask != 0 && size as u64 <= 4 * bank_bytes {
-                // The lanes' lowest and highest address, for both tests.
-                let range = address_range(mask, addrs);
+            if let Some(shift) = self.bank_shift.filter(|_| size as u64 <= 4 * bank_bytes) {
                 if let Some(degree) = self.window_degree(mask, addrs, size, shift, range) {
                     return self.bank_passes(degree);
                 }
