@@ -39,6 +39,8 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .cloned();
     let t = TimingOptions::new(Arch::builtin("sm_80").unwrap());
+    // Figures depend on the host: name it with them.
+    println!("host: {}\n", host_cpu());
     println!(
         "{:<34} {:>12} {:>10} {:>10} {:>10} {:>12}",
         "sample", "warp-instr", "cycles", "JIT ms", "timed ms", "M w-instr/s"
@@ -85,6 +87,34 @@ fn main() {
     if sampling {
         sampling_error();
     }
+}
+
+/// The host CPU's model name and cache sizes, as Linux reports them.
+fn host_cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |key: &str| {
+        info.lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim() == key)
+            .map(|(_, v)| v.trim().to_string())
+    };
+    let cache = |level: &str| {
+        (0..8)
+            .map(|i| format!("/sys/devices/system/cpu/cpu0/cache/index{i}"))
+            .find(|d| {
+                std::fs::read_to_string(format!("{d}/level")).is_ok_and(|l| l.trim() == level)
+                    && std::fs::read_to_string(format!("{d}/type"))
+                        .is_ok_and(|t| t.trim() != "Instruction")
+            })
+            .and_then(|d| std::fs::read_to_string(format!("{d}/size")).ok())
+            .map(|s| format!("L{level} {}", s.trim()))
+    };
+    let mut parts = vec![field("model name").unwrap_or_else(|| "unknown CPU".into())];
+    if let (Some(family), Some(model)) = (field("cpu family"), field("model")) {
+        parts.push(format!("family {family} model {model}"));
+    }
+    parts.extend(["1", "2", "3"].into_iter().filter_map(cache));
+    parts.join(", ")
 }
 
 /// `--sample-waves 1` against full simulation on a 1-SM sm_80.
