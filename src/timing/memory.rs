@@ -112,21 +112,6 @@ fn each_lane(mask: u32, addrs: &[u64; 32], mut visit: impl FnMut(u64)) {
 /// The lowest and highest address of the lanes of `mask`.
 #[inline(always)]
 fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
-    if mask == u32::MAX {
-        // Four independent chains of compares, not one of 32: the fold is
-        // bound by its latency.
-        let (mut lo, mut hi) = ([u64::MAX; 4], [0u64; 4]);
-        for quad in addrs.chunks_exact(4) {
-            for i in 0..4 {
-                lo[i] = lo[i].min(quad[i]);
-                hi[i] = hi[i].max(quad[i]);
-            }
-        }
-        return (
-            lo[0].min(lo[1]).min(lo[2].min(lo[3])),
-            hi[0].max(hi[1]).max(hi[2].max(hi[3])),
-        );
-    }
     let (mut lo, mut hi) = (u64::MAX, 0u64);
     each_lane(mask, addrs, |a| {
         lo = lo.min(a);
