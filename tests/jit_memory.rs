@@ -21,6 +21,7 @@ fn run_with_pointer(
     ptx: &str,
     param: usize,
     wild: &dyn Fn(&mut Device) -> u64,
+    timed: bool,
 ) -> String {
     let dir = common::repo_root().join("ptx-samples").join(sample);
     let spec: serde_json::Value =
@@ -59,8 +60,16 @@ fn run_with_pointer(
         block: dim("block"),
         shared_bytes: 0,
     };
-    match dev.launch(m, k, cfg, &prepared.params) {
-        Ok(_) => "ok".to_string(),
+    let result = if timed {
+        let arch = warpjit::timing::Arch::builtin("sm_80").unwrap();
+        let t = warpjit::runtime::TimingOptions::new(arch);
+        dev.launch_timed(m, k, cfg, &prepared.params, &t)
+            .map(|_| ())
+    } else {
+        dev.launch(m, k, cfg, &prepared.params).map(|_| ())
+    };
+    match result {
+        Ok(()) => "ok".to_string(),
         Err(e) => e.to_string(),
     }
 }
@@ -98,13 +107,19 @@ fn wild_pointers() -> Vec<(&'static str, WildPointer)> {
 
 fn engines_agree(sample: &str, ptx: &str, param: usize) {
     for (what, wild) in wild_pointers() {
-        let interp = run_with_pointer(Engine::Interp, sample, ptx, param, &*wild);
-        let jit = run_with_pointer(Engine::Jit, sample, ptx, param, &*wild);
+        let interp = run_with_pointer(Engine::Interp, sample, ptx, param, &*wild, false);
+        let jit = run_with_pointer(Engine::Jit, sample, ptx, param, &*wild, false);
         assert!(
             interp.contains("illegal address") || interp.contains("misaligned address"),
             "{sample} with a {what} pointer: {interp}"
         );
         assert_eq!(interp, jit, "{sample} with a {what} pointer");
+        // Timed runs compile their own pieces (with address traces).
+        let timed = run_with_pointer(Engine::Jit, sample, ptx, param, &*wild, true);
+        assert!(
+            timed.contains("illegal address") || timed.contains("misaligned address"),
+            "{sample} with a {what} pointer, timed: {timed}"
+        );
     }
 }
 
@@ -122,4 +137,14 @@ fn generic_accesses_with_wild_pointers_fault_identically() {
     // loads), parameter 13 the destination (generic stores).
     engines_agree("numba/transpose_tiled", "kernel.sm_80.ptx", 4);
     engines_agree("numba/transpose_tiled", "kernel.sm_80.ptx", 13);
+}
+
+#[test]
+fn global_atomics_with_wild_pointers_fault_identically() {
+    // atomics_int: parameter 3 is the first `atom.global.add.u32` target,
+    // 5 the 64-bit accumulators (`atom.global.add.u64`, `cas.b64`). An
+    // inline atomic on device address 0 once skipped every check in the JIT
+    // (its "last checked address" started at 0) and wrote to host memory.
+    engines_agree("cuda/atomics_int", "kernel.compute_80.ptx", 3);
+    engines_agree("cuda/atomics_int", "kernel.compute_80.ptx", 5);
 }

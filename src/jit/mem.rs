@@ -14,7 +14,9 @@
 //!
 //! A failed check records the fault and moves on to the next lane. An
 //! inline global atomic skips the checks for the last address that passed
-//! them in the same call (allocations cannot change while a piece runs).
+//! them in the same call (allocations cannot change while a piece runs);
+//! "none yet" is the address 0, which can never pass them (allocations
+//! start at `GLOBAL_BASE`), and is never taken for a checked address.
 
 use cranelift_codegen::ir::{condcodes::IntCC, AtomicRmwOp, Block, InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
@@ -242,11 +244,15 @@ impl PieceBuilder<'_, '_> {
     }
 
     /// A global access by the op whose last address to pass its checks in
-    /// this call is the variable `last`: that address again skips them.
+    /// this call is the variable `last` (0 before any has): that address
+    /// again skips them. Address 0 itself is checked like any other: it
+    /// never passes, so "the same as none yet" must not count as checked.
     fn global_again(&mut self, index: u32, addr: Value, size: u64, last: Variable) -> Value {
         let (check, ok) = (self.b.create_block(), self.b.create_block());
         let prev = self.b.use_var(last);
-        let same = self.b.ins().icmp(IntCC::Equal, addr, prev);
+        let equal = self.b.ins().icmp(IntCC::Equal, addr, prev);
+        let some = self.b.ins().icmp_imm_u(IntCC::NotEqual, prev, 0);
+        let same = self.b.ins().band(equal, some);
         self.b.ins().brif(same, ok, &[], check, &[]);
         self.b.switch_to_block(check);
         self.checked(Region::Global, index, abi::SPACE_GLOBAL, addr, addr, size);
