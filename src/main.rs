@@ -288,7 +288,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
         } => {
             use warpjit::timing::occupancy::{occupancy, GpuLimits, OccupancyInput, BUILTIN};
-            let Some(g) = GpuLimits::builtin(&arch) else {
+            let board = || {
+                warpjit::timing::Arch::builtin(&arch)
+                    .ok()
+                    .map(|a| a.limits())
+            };
+            let Some(g) = GpuLimits::builtin(&arch).or_else(board) else {
                 let names: Vec<&str> = BUILTIN.iter().map(|g| g.name).collect();
                 anyhow::bail!("unknown architecture `{arch}`; known: {}", names.join(" "));
             };

@@ -124,6 +124,59 @@ pub struct Memory {
     pub sector_bytes: u32,
     pub shared_banks: u32,
     pub shared_bank_bytes: u32,
+    /// Cycles the banks take per pass (wavefront) of a shared access: 1,
+    /// or 2 where a bank serves one access every two cycles (Fermi and
+    /// earlier).
+    #[serde(default = "one")]
+    pub shared_cycles_per_pass: u32,
+    /// Sector misses an SM may have outstanding (its MSHRs); 0: no limit.
+    #[serde(default)]
+    pub l1_mshrs: u32,
+    /// Bytes per cycle one SM's port to the L2 moves (requests out, data
+    /// back); 0: no limit.
+    #[serde(default)]
+    pub sm_l2_bytes_per_cycle: f64,
+    /// Independent L2 slices (addresses interleaved over them by line).
+    #[serde(default = "one")]
+    pub l2_slices: u32,
+    /// Bytes per cycle one L2 slice serves; 0: no limit.
+    #[serde(default)]
+    pub l2_slice_bytes_per_cycle: f64,
+    /// Cycles an L2 slice takes per lane of an atomic (read-modify-write
+    /// units serve one address per cycle).
+    #[serde(default = "one_f64")]
+    pub l2_atomic_cycles: f64,
+    /// Fraction of DRAM time lost to refresh (tRFC / tREFI).
+    #[serde(default)]
+    pub dram_refresh_fraction: f64,
+    /// Fraction of DRAM bandwidth taken by in-band ECC (check bits moved
+    /// with the data, where ECC is enabled on memory without side-band
+    /// ECC).
+    #[serde(default)]
+    pub dram_ecc_fraction: f64,
+    /// Independent DRAM channels, each turning its bus around between
+    /// reads and writes.
+    #[serde(default = "one")]
+    pub dram_channels: u32,
+    /// Nanoseconds a channel loses turning its bus from reads to writes
+    /// and back (write-to-read plus read-to-write turnaround).
+    #[serde(default)]
+    pub dram_turnaround_ns: f64,
+    /// Writes a channel drains per turnaround (its write queue's batch).
+    #[serde(default = "write_batch")]
+    pub dram_write_batch: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+fn write_batch() -> u32 {
+    32
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -238,6 +291,16 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("sm_86", include_str!("presets/sm_86.toml")),
     ("sm_89", include_str!("presets/sm_89.toml")),
     ("sm_90", include_str!("presets/sm_90.toml")),
+    // Boards: a chip's preset with the board's clocks and sizes.
+    ("v100-pcie", include_str!("presets/v100-pcie.toml")),
+    ("k20c", include_str!("presets/k20c.toml")),
+    ("k20c-ecc-off", include_str!("presets/k20c-ecc-off.toml")),
+    ("k20x", include_str!("presets/k20x.toml")),
+    ("k40-ecc-off", include_str!("presets/k40-ecc-off.toml")),
+    ("p100-pcie", include_str!("presets/p100-pcie.toml")),
+    ("rtx2080ti", include_str!("presets/rtx2080ti.toml")),
+    ("a100-mig7g40", include_str!("presets/a100-mig7g40.toml")),
+    ("h100-pcie", include_str!("presets/h100-pcie.toml")),
 ];
 
 impl Arch {
@@ -260,17 +323,57 @@ impl Arch {
         PRESETS.iter().find(|(n, _)| *n == name).map(|p| p.1)
     }
 
-    /// Parses and checks a preset; `source` names it in errors.
+    /// Parses and checks a preset; `source` names it in errors. A preset
+    /// may start from a built-in one (`base = "sm_70"`) and give only what
+    /// differs (a board of a chip: its clocks, SM count, memory): its
+    /// tables' keys replace the base's.
     pub fn from_toml(source: &str, text: &str) -> Result<Arch, ArchError> {
-        let arch: Arch = toml::from_str(text).map_err(|e| ArchError {
+        let err = |message: String| ArchError {
             source: source.to_string(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let table: toml::Table = toml::from_str(text).map_err(|e| err(e.to_string()))?;
+        let arch: Arch = if table.contains_key("base") {
+            toml::Value::Table(Arch::resolve(table, 0).map_err(err)?)
+                .try_into()
+                .map_err(|e: toml::de::Error| err(e.to_string()))?
+        } else {
+            // Straight from the text, so that errors carry its lines.
+            toml::from_str(text).map_err(|e| err(e.to_string()))?
+        };
         arch.check().map_err(|message| ArchError {
             source: source.to_string(),
             message,
         })?;
         Ok(arch)
+    }
+
+    /// `table` with its `base` (a built-in preset, itself perhaps a board
+    /// of another) under it: the base's tables with this one's keys
+    /// replacing theirs.
+    fn resolve(mut table: toml::Table, depth: u32) -> Result<toml::Table, String> {
+        let Some(base) = table.remove("base") else {
+            return Ok(table);
+        };
+        let base = base
+            .as_str()
+            .ok_or("base must be the name of a built-in preset")?;
+        if depth > 4 {
+            return Err(format!("base {base}: bases nest too deep"));
+        }
+        let text = Arch::builtin_text(base)
+            .ok_or_else(|| format!("base: unknown built-in preset {base:?}"))?;
+        let under: toml::Table = toml::from_str(text).map_err(|e| format!("base {base}: {e}"))?;
+        let mut merged = Arch::resolve(under, depth + 1)?;
+        for (key, value) in table {
+            match (merged.get_mut(&key), value) {
+                (Some(toml::Value::Table(into)), toml::Value::Table(from)) => into.extend(from),
+                (_, value) => {
+                    merged.insert(key, value);
+                }
+            }
+        }
+        Ok(merged)
     }
 
     fn check(&self) -> Result<(), String> {
@@ -304,6 +407,44 @@ impl Arch {
             positive(what, v as f64)?;
         }
         positive("memory.dram_bandwidth_gbs", m.dram_bandwidth_gbs)?;
+        for (what, v) in [
+            (
+                "memory.shared_cycles_per_pass",
+                m.shared_cycles_per_pass as f64,
+            ),
+            ("memory.l2_slices", m.l2_slices as f64),
+            ("memory.l2_atomic_cycles", m.l2_atomic_cycles),
+            ("memory.dram_channels", m.dram_channels as f64),
+            ("memory.dram_write_batch", m.dram_write_batch as f64),
+        ] {
+            positive(what, v)?;
+        }
+        for (what, v) in [
+            ("memory.sm_l2_bytes_per_cycle", m.sm_l2_bytes_per_cycle),
+            (
+                "memory.l2_slice_bytes_per_cycle",
+                m.l2_slice_bytes_per_cycle,
+            ),
+            ("memory.dram_turnaround_ns", m.dram_turnaround_ns),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(format!("{what} must be 0 or more (is {v})"));
+            }
+        }
+        for (what, v) in [
+            ("memory.dram_refresh_fraction", m.dram_refresh_fraction),
+            ("memory.dram_ecc_fraction", m.dram_ecc_fraction),
+        ] {
+            if !(0.0..0.9).contains(&v) {
+                return Err(format!("{what} must be in [0, 0.9) (is {v})"));
+            }
+        }
+        if m.line_bytes / m.sector_bytes.max(1) > super::cache::MAX_SECTORS as u32 {
+            return Err(format!(
+                "memory.line_bytes / memory.sector_bytes must be at most {}",
+                super::cache::MAX_SECTORS
+            ));
+        }
         if !m.line_bytes.is_power_of_two()
             || !m.sector_bytes.is_power_of_two()
             || m.sector_bytes > m.line_bytes
@@ -393,7 +534,9 @@ mod tests {
         for (name, _) in PRESETS {
             let a = Arch::builtin(name).unwrap();
             assert_eq!(&a.name, name);
-            let g = GpuLimits::builtin(name).unwrap();
+            // A board's rules are its chip's.
+            let (major, minor) = a.cc().unwrap();
+            let g = GpuLimits::builtin(&format!("sm_{major}{minor}")).unwrap();
             assert_eq!(a.limits(), g, "{name}: [occupancy] differs from the rules");
         }
     }

@@ -1,5 +1,25 @@
-//! The set-associative LRU cache the memory model uses for each SM's L1
-//! and the L2.
+//! The sectored, set-associative LRU cache the memory model uses for each
+//! SM's L1 and for the L2: a tag per line and, per sector of the line, a
+//! valid bit, a dirty bit and the cycle its data arrives (a sector being
+//! fetched is valid with a later arrival: a second miss to it waits for the
+//! first, as an MSHR merge does). Only the sectors a miss needs are
+//! fetched; what the owner does on a miss, a store or an eviction is the
+//! memory model's (`memory.rs`).
+
+/// Sectors per line at most (128-byte lines of 32-byte sectors).
+pub const MAX_SECTORS: usize = 4;
+
+/// The state of one cached line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Sectors holding data (or being fetched: `ready` says when).
+    pub valid: u8,
+    /// Sectors written and not yet written back (a dirty sector may be
+    /// partly written: valid tells whether the rest is there).
+    pub dirty: u8,
+    /// Per sector: the cycle its data is there.
+    pub ready: [u64; MAX_SECTORS],
+}
 
 /// A set-associative cache with LRU replacement over `line`-byte lines.
 /// Tags live in chunks of sets allocated on first touch, so a 50 MB L2
@@ -15,9 +35,19 @@ pub struct Cache {
     reciprocal: u64,
     ways: usize,
     shift: u32,
-    /// Chunks of `CHUNK` sets x `ways` tags (line address + 1; 0 = empty),
-    /// each set most recent first.
-    chunks: Vec<Option<Box<[u64]>>>,
+    /// Chunks of `CHUNK` sets.
+    chunks: Vec<Option<Box<Chunk>>>,
+    /// The LRU clock: a way's stamp is the clock of its last use.
+    clock: u64,
+}
+
+/// `CHUNK` sets of `ways` ways: tags (line address + 1; 0 = empty), last
+/// use, and line state.
+#[derive(Clone, Debug)]
+struct Chunk {
+    tags: Box<[u64]>,
+    stamps: Box<[u64]>,
+    lines: Box<[Line]>,
 }
 
 const CHUNK: usize = 64;
@@ -34,6 +64,7 @@ impl Cache {
             ways,
             shift: line.trailing_zeros(),
             chunks: vec![None; sets.div_ceil(CHUNK)],
+            clock: 0,
         }
     }
 
@@ -58,54 +89,90 @@ impl Cache {
         }
     }
 
-    /// Looks `addr` up, allocating on a miss; true on a hit.
-    pub fn access(&mut self, addr: u64) -> bool {
-        let line = addr >> self.shift;
+    /// The chunk and the index of the first way of `addr`'s set.
+    #[inline]
+    fn set(&mut self, line: u64) -> (&mut Chunk, usize) {
         let set = self.set_of(line);
         let w = self.ways;
-        let chunk = self.chunks[set / CHUNK].get_or_insert_with(|| vec![0; CHUNK * w].into());
-        let at = (set % CHUNK) * w;
-        let ways = &mut chunk[at..at + w];
+        let chunk = self.chunks[set / CHUNK].get_or_insert_with(|| {
+            Box::new(Chunk {
+                tags: vec![0; CHUNK * w].into(),
+                stamps: vec![0; CHUNK * w].into(),
+                lines: vec![Line::default(); CHUNK * w].into(),
+            })
+        });
+        (chunk, (set % CHUNK) * w)
+    }
+
+    /// The line holding `addr`, made the most recently used; `None` when
+    /// absent (nothing changes then).
+    #[inline]
+    pub fn find(&mut self, addr: u64) -> Option<&mut Line> {
+        let line = addr >> self.shift;
+        let w = self.ways;
+        self.clock += 1;
+        let clock = self.clock;
+        let (chunk, at) = self.set(line);
+        let way = position(&chunk.tags[at..at + w], line + 1)?;
+        chunk.stamps[at + way] = clock;
+        Some(&mut chunk.lines[at + way])
+    }
+
+    /// The line holding `addr`, allocated (in the least recently used way,
+    /// empty) when absent, and made the most recently used; with the state
+    /// of the line it evicted (`Line::default()` when none was).
+    #[inline]
+    pub fn get(&mut self, addr: u64) -> (&mut Line, Line) {
+        let line = addr >> self.shift;
+        let w = self.ways;
+        self.clock += 1;
+        let clock = self.clock;
+        let (chunk, at) = self.set(line);
         let tag = line + 1;
-        if ways[0] == tag {
-            return true;
-        }
-        // The presets' associativities get code for their way count.
-        match w {
-            4 => touch::<4>(ways.try_into().unwrap(), tag),
-            16 => touch::<16>(ways.try_into().unwrap(), tag),
-            _ => match ways.iter().position(|&t| t == tag) {
-                Some(i) => {
-                    ways[..=i].rotate_right(1);
-                    true
+        let (way, evicted) = match position(&chunk.tags[at..at + w], tag) {
+            Some(way) => (way, Line::default()),
+            None => {
+                let stamps = &chunk.stamps[at..at + w];
+                let mut victim = 0;
+                for (i, &s) in stamps.iter().enumerate() {
+                    if s < stamps[victim] {
+                        victim = i;
+                    }
                 }
-                None => {
-                    ways.rotate_right(1);
-                    ways[0] = tag;
-                    false
-                }
-            },
-        }
+                let evicted = if chunk.tags[at + victim] == 0 {
+                    Line::default()
+                } else {
+                    chunk.lines[at + victim]
+                };
+                chunk.tags[at + victim] = tag;
+                chunk.lines[at + victim] = Line::default();
+                (victim, evicted)
+            }
+        };
+        chunk.stamps[at + way] = clock;
+        (&mut chunk.lines[at + way], evicted)
     }
 }
 
-/// Makes `tag` the most recent of a set of `N` ways (most recent first),
-/// evicting the least recent when it is missing; true when it was present.
-/// (Tags in a set are distinct, so at most one way matches.)
+/// The way holding `tag` (tags in a set are distinct).
 #[inline]
-fn touch<const N: usize>(ways: &mut [u64; N], tag: u64) -> bool {
+fn position(tags: &[u64], tag: u64) -> Option<usize> {
+    // The presets' associativities get a branch-free match mask.
+    let mask = match tags.len() {
+        4 => match_mask::<4>(tags.try_into().unwrap(), tag),
+        16 => match_mask::<16>(tags.try_into().unwrap(), tag),
+        _ => return tags.iter().position(|&t| t == tag),
+    };
+    (mask != 0).then(|| mask.trailing_zeros() as usize)
+}
+
+#[inline]
+fn match_mask<const N: usize>(tags: &[u64; N], tag: u64) -> u32 {
     let mut found = 0u32;
-    for (i, &t) in ways.iter().enumerate() {
+    for (i, &t) in tags.iter().enumerate() {
         found |= ((t == tag) as u32) << i;
     }
-    let end = if found == 0 {
-        N - 1
-    } else {
-        found.trailing_zeros() as usize
-    };
-    ways.copy_within(0..end, 1);
-    ways[0] = tag;
-    found != 0
+    found
 }
 
 #[cfg(test)]
@@ -137,7 +204,8 @@ mod tests {
     }
 
     /// Every associativity (those with code of their own and others)
-    /// evicts exactly the least recently used line of a set.
+    /// evicts exactly the least recently used line of a set, and keeps a
+    /// line's state until it is evicted.
     #[test]
     fn lru_order_matches_a_reference_list() {
         let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
@@ -145,23 +213,44 @@ mod tests {
             let sets = 8u64;
             let mut cache = Cache::new(sets * ways as u64 * 32, ways, 32);
             let mut lists: Vec<Vec<u64>> = vec![Vec::new(); sets as usize];
-            for _ in 0..50_000 {
+            for k in 0..50_000u64 {
                 let line = next() % (sets * ways as u64 * 3);
                 let list = &mut lists[(line % sets) as usize];
-                let hit = match list.iter().position(|&l| l == line) {
+                let (hit, evicted) = match list.iter().position(|&l| l == line) {
                     Some(i) => {
                         list.remove(i);
-                        true
+                        (true, None)
                     }
-                    None => {
-                        if list.len() == ways as usize {
-                            list.pop();
-                        }
-                        false
-                    }
+                    None if list.len() == ways as usize => (false, list.pop()),
+                    None => (false, None),
                 };
                 list.insert(0, line);
-                assert_eq!(cache.access(line * 32), hit, "{ways}-way, line {line}");
+                if k % 3 == 0 {
+                    // A lookup that does not allocate.
+                    let found = cache.find(line * 32).map(|l| l.ready[0]);
+                    assert_eq!(found.is_some(), hit, "{ways}-way, line {line}");
+                    if !hit {
+                        // Put it back as the reference list has it.
+                        let (l, _) = cache.get(line * 32);
+                        l.ready[0] = line;
+                    }
+                    if let Some(r) = found {
+                        assert_eq!(r, line, "the line keeps its state");
+                    }
+                    continue;
+                }
+                let (l, old) = cache.get(line * 32);
+                if hit {
+                    assert_eq!(l.ready[0], line, "{ways}-way, line {line}: a hit");
+                } else {
+                    assert_eq!(l.ready[0], 0, "a new line starts empty");
+                    assert_eq!(
+                        old.ready[0],
+                        evicted.unwrap_or(0),
+                        "{ways}-way, line {line}: the evicted line's state"
+                    );
+                }
+                l.ready[0] = line;
             }
         }
     }
@@ -169,11 +258,13 @@ mod tests {
     #[test]
     fn lru_keeps_the_recent_line() {
         let mut c = Cache::new(2 * 128, 2, 128);
-        assert!(!c.access(0));
-        assert!(!c.access(128));
-        assert!(c.access(0));
-        assert!(!c.access(256)); // evicts 128
-        assert!(c.access(0));
-        assert!(!c.access(128));
+        assert!(c.find(0).is_none());
+        c.get(0).0.valid = 1;
+        c.get(128).0.valid = 1;
+        assert!(c.find(0).is_some());
+        let (_, evicted) = c.get(256); // evicts 128
+        assert_eq!(evicted.valid, 1);
+        assert!(c.find(0).is_some());
+        assert!(c.find(128).is_none());
     }
 }

@@ -310,10 +310,11 @@ impl Model<'_> {
             let addrs = recorded.unwrap_or(&a.addrs);
             from_mem = true;
             let cost = match a.space {
-                MemSpace::Shared => self.mem.shared(a.mask, addrs, a.size),
-                MemSpace::Global => self
-                    .mem
-                    .global(&mut sm.l1, a.kind, false, a.mask, addrs, a.size, now),
+                MemSpace::Shared => self.mem.shared(&mut sm.mem, a.mask, addrs, a.size, now),
+                MemSpace::Global => {
+                    self.mem
+                        .global(&mut sm.mem, a.kind, false, a.mask, addrs, a.size, now)
+                }
                 MemSpace::Local => {
                     // Local memory is interleaved by word across the
                     // warp's lanes, per warp context.
@@ -322,7 +323,7 @@ impl Model<'_> {
                         base + (addrs[l] / 4) * 128 + l as u64 * 4 + addrs[l] % 4
                     });
                     self.mem
-                        .global(&mut sm.l1, a.kind, true, a.mask, &addrs, a.size, now)
+                        .global(&mut sm.mem, a.kind, true, a.mask, &addrs, a.size, now)
                 }
             };
             latency = cost.latency;

@@ -7,7 +7,8 @@
 //!   scoreboard), driving execution through the traits of [`exec`];
 //!   `sched`: one warp scheduler's ready sets, unit booking and policies;
 //!   `solo`: a lone warp's instructions issued in one visit.
-//! - [`memory`]: coalescing, caches, DRAM queue, bank conflicts.
+//! - [`memory`]: the memory hierarchy (L1, L2 slices, DRAM, shared
+//!   memory), over `coalesce`, `cache`, `banks`, `server` and `dram`.
 //! - [`report`], [`diagram`]: what users read.
 //!
 //! Depends on the IR only: it knows neither the interpreter nor the JIT
@@ -15,7 +16,9 @@
 //! `docs/timing-model.md`.
 
 pub mod arch;
+mod banks;
 mod cache;
+mod coalesce;
 pub mod diagram;
 mod dram;
 pub mod exec;
@@ -26,6 +29,7 @@ pub mod program;
 pub mod regs;
 pub mod report;
 mod sched;
+mod server;
 pub mod sim;
 mod solo;
 

@@ -209,6 +209,8 @@ impl TimingReport {
                 "l1_hit_rate": Self::rate(m.l1_hits, m.l1_misses),
                 "l2_hit_rate": Self::rate(m.l2_hits, m.l2_misses),
                 "dram_sectors": m.dram_sectors,
+                "dram_writes": m.dram_writes,
+                "mshr_wait_cycles": m.mshr_wait_cycles,
                 "shared_accesses": m.shared_accesses,
                 "bank_conflict_degree_avg": shared_avg,
                 "bank_conflict_degree_max": m.bank_conflict_degree_max,
@@ -288,7 +290,7 @@ impl TimingReport {
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "  memory: {} global loads, {} stores, {} atomics, {} local; {} sectors in {} lines; L1 hit {:.1}%, L2 hit {:.1}%, {} DRAM sectors",
+            "  memory: {} global loads, {} stores, {} atomics, {} local; {} sectors in {} lines; L1 hit {:.1}%, L2 hit {:.1}%; DRAM {} sectors read, {} written back",
             m.global_loads,
             m.global_stores,
             m.global_atomics,
@@ -297,7 +299,8 @@ impl TimingReport {
             m.lines,
             100.0 * Self::rate(m.l1_hits, m.l1_misses),
             100.0 * Self::rate(m.l2_hits, m.l2_misses),
-            m.dram_sectors
+            m.dram_sectors,
+            m.dram_writes
         );
         if m.shared_accesses > 0 {
             let _ = writeln!(

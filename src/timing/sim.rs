@@ -20,7 +20,7 @@ use std::collections::BinaryHeap;
 
 use super::arch::{Arch, DualIssue, UnitClass};
 use super::exec::{CtaExec, GridExec, MemAccess, Pos};
-use super::memory::{Cache, MemorySystem};
+use super::memory::{MemorySystem, SmMemory};
 use super::program::{MemClass, Program};
 use super::report::{Stall, TimingReport};
 use super::sched::Sched;
@@ -104,7 +104,8 @@ pub(super) struct Sm<C> {
     /// The schedulers whose state changed since their stall reasons were
     /// last taken (visited, a warp filed with them or left a barrier).
     pub dirty: u32,
-    pub l1: Cache,
+    /// Its L1, miss slots, port to the L2 and L1/shared pipeline.
+    pub mem: SmMemory,
     pub resident_warps: u32,
 }
 
@@ -251,7 +252,7 @@ pub fn simulate<G: GridExec>(
             scheds: Vec::new(),
             wake: Vec::new(),
             dirty: 0,
-            l1: MemorySystem::l1(arch),
+            mem: SmMemory::new(arch),
             resident_warps: 0,
         })
         .collect();

@@ -7,15 +7,13 @@
 //! schedulers (and of the other SMs) cannot be observed: single issue; no
 //! CTA left to place (new warps could arrive); none of the scheduler's
 //! warps at a barrier (a release could file one); and only instructions
-//! whose cost does not depend on the caches (no global, local or generic
-//! access; a shared access's bank conflicts depend on its addresses alone)
-//! and, where their issue executes a unit (a compiled piece, a branch),
+//! whose cost does not depend on state the SM's schedulers share (no
+//! memory access that the model costs: global, local, generic or shared,
+//! whose passes queue in the SM's L1/shared pipeline) and, where their issue executes a unit (a compiled piece, a branch),
 //! whose unit is private to the warp (`CtaExec::private`: no global,
 //! shared or generic access, no barrier, exit or call), so that issuing
 //! them changes nothing but this warp's registers, scoreboard and position,
-//! this scheduler's units and stall record, and the report's counters. (A
-//! shared access therefore runs ahead only as a later op of a unit the
-//! walk executed.)
+//! this scheduler's units and stall record, and the report's counters.
 //!
 //! When the running warp's next instruction could not issue before the
 //! first rival's operands arrive, the walk would pick that rival next if it
@@ -25,7 +23,6 @@
 //! rival under the same rules. Otherwise it stops, and the walk resumes.
 
 use super::exec::{CtaExec, GridExec};
-use super::program::MemClass;
 use super::report::Stall;
 use super::sim::{CtaSlot, Model, Sm, WState, WarpCtx, UNIT_PRIVATE, UNIT_UNKNOWN};
 
@@ -64,7 +61,7 @@ impl Model<'_> {
                 break;
             }
             let ic = ctx.ic;
-            if ic.mem == MemClass::Dynamic {
+            if ic.mem.from_addresses() {
                 break;
             }
             // Its operands arrive at `ready`; its unit is free at `busy`
@@ -138,7 +135,7 @@ impl Model<'_> {
     #[inline]
     fn unit_may_run_ahead<C: CtaExec>(&mut self, sm: &Sm<C>, slot: usize) -> bool {
         let ctx = sm.warps[slot].as_ref().unwrap();
-        ctx.ic.mem != MemClass::Dynamic && (ctx.ran_until != 0 || self.may_issue_unrun(sm, slot))
+        !ctx.ic.mem.from_addresses() && (ctx.ran_until != 0 || self.may_issue_unrun(sm, slot))
     }
 
     /// Whether the warp in `slot`, whose current unit has not run, may

@@ -43,6 +43,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+pub mod fidelity;
 pub mod samples;
 
 pub fn read(path: &Path) -> String {

@@ -1,0 +1,152 @@
+//! The timing model against real GPUs: every published measurement of
+//! `ptx-samples/fidelity/published.toml` (sources in
+//! `ptx-samples/fidelity/SOURCES.md`) reproduced by its run
+//! (`runs.toml`) on its board's preset, printed as a table of published
+//! value, model value and their ratio, then the mean absolute percentage
+//! error per category and overall, and the rows off by more than 30%.
+//!
+//! Run: `cargo bench --bench fidelity [-- --filter TEXT] [--json PATH]`
+//! (rows whose id, preset or category contains TEXT). Figures:
+//! docs/timing-model.md.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::collections::{BTreeMap, HashMap};
+
+use common::fidelity::{self, Metric, Outcome, Row};
+use warpjit::timing::Arch;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let filter = opt("--filter");
+    let json = opt("--json");
+    let runs: HashMap<String, fidelity::Run> = fidelity::runs()
+        .into_iter()
+        .map(|r| (r.name.clone(), r))
+        .collect();
+    let rows = fidelity::rows();
+    let selected: Vec<&Row> = rows
+        .iter()
+        .filter(|r| {
+            filter.as_deref().is_none_or(|f| {
+                r.id.contains(f) || r.preset == f || r.category == f || r.gpu.contains(f)
+            })
+        })
+        .collect();
+    // Each (run, preset) once.
+    let mut outcomes: HashMap<(String, String), Result<Outcome, String>> = HashMap::new();
+    let mut model: HashMap<String, Result<f64, String>> = HashMap::new();
+    let by_id: HashMap<&str, &Row> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    let value_of = |row: &Row,
+                    outcomes: &mut HashMap<(String, String), Result<Outcome, String>>|
+     -> Result<f64, String> {
+        let run_name = row.run.clone().ok_or("no run")?;
+        let run = runs
+            .get(&run_name)
+            .ok_or_else(|| format!("run {run_name} not written yet"))?;
+        let key = (run_name.clone(), row.preset.clone());
+        let o = outcomes.entry(key).or_insert_with(|| {
+            let arch = Arch::builtin(&row.preset).map_err(|e| e.to_string())?;
+            let t = std::time::Instant::now();
+            let o = fidelity::run_on(run, &arch, None);
+            eprintln!(
+                "  ran {run_name} on {} in {:.1} s",
+                row.preset,
+                t.elapsed().as_secs_f64()
+            );
+            o
+        });
+        fidelity::value(row, o.as_ref().map_err(|e| e.clone())?)
+    };
+    for row in &selected {
+        let v = match &row.metric {
+            Metric::Ratio { of, to } => {
+                let get = |id: &str, outcomes: &mut _| -> Result<f64, String> {
+                    let r = by_id.get(id).ok_or_else(|| format!("no row {id}"))?;
+                    value_of(r, outcomes)
+                };
+                get(of, &mut outcomes).and_then(|a| Ok(a / get(to, &mut outcomes)?))
+            }
+            _ => value_of(row, &mut outcomes),
+        };
+        model.insert(row.id.clone(), v);
+    }
+    println!(
+        "{:<40} {:<12} {:<9} {:>11} {:>11} {:>7} {:>7}  unit",
+        "row", "preset", "category", "published", "model", "ratio", "error"
+    );
+    let mut errors: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut missing = Vec::new();
+    let mut far = Vec::new();
+    let mut records = Vec::new();
+    for row in &selected {
+        match &model[&row.id] {
+            Ok(v) => {
+                let err = (v - row.value) / row.value;
+                println!(
+                    "{:<40} {:<12} {:<9} {:>11.4} {:>11.4} {:>7.3} {:>+6.1}%  {}",
+                    row.id,
+                    row.preset,
+                    row.category,
+                    row.value,
+                    v,
+                    v / row.value,
+                    100.0 * err,
+                    row.unit
+                );
+                errors
+                    .entry(row.category.clone())
+                    .or_default()
+                    .push(err.abs());
+                if err.abs() > 0.3 {
+                    far.push(row.id.clone());
+                }
+                records.push(serde_json::json!({
+                    "id": row.id, "preset": row.preset, "category": row.category,
+                    "published": row.value, "model": v, "unit": row.unit,
+                }));
+            }
+            Err(e) => missing.push(format!("{}: {e}", row.id)),
+        }
+    }
+    println!();
+    let mut all = Vec::new();
+    for (cat, e) in &errors {
+        println!(
+            "MAPE {:<10} {:>6.1}%  ({} rows)",
+            cat,
+            100.0 * e.iter().sum::<f64>() / e.len() as f64,
+            e.len()
+        );
+        all.extend(e);
+    }
+    if !all.is_empty() {
+        println!(
+            "MAPE {:<10} {:>6.1}%  ({} rows)",
+            "overall",
+            100.0 * all.iter().sum::<f64>() / all.len() as f64,
+            all.len()
+        );
+    }
+    println!("rows off by more than 30%: {}", far.len());
+    for id in &far {
+        println!("  {id}");
+    }
+    if !missing.is_empty() {
+        println!("rows not modelled ({}):", missing.len());
+        for m in &missing {
+            println!("  {m}");
+        }
+    }
+    if let Some(path) = json {
+        let v = serde_json::json!({ "rows": records });
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    }
+}

@@ -1,0 +1,280 @@
+//! Coalescing: the distinct 32-byte sectors (and 128-byte lines) the
+//! active lanes of a warp touch in one global or local access, and the
+//! lane walks the memory model shares with the bank-conflict counter.
+
+/// Whether every lane of `mask` (not empty) uses the same address.
+#[inline]
+fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
+    let first = addrs[mask.trailing_zeros() as usize];
+    // All 32 entries alike (inactive lanes keep an earlier access's
+    // address, often the same one): a branch-free test settles it.
+    if addrs.iter().fold(0, |d, &a| d | (a ^ first)) == 0 {
+        return true;
+    }
+    if mask == u32::MAX {
+        // Every lane active: the test above was the whole answer.
+        return false;
+    }
+    let mut rest = mask & (mask - 1);
+    while rest != 0 && addrs[rest.trailing_zeros() as usize] == first {
+        rest &= rest - 1;
+    }
+    rest == 0
+}
+
+/// Calls `visit` with every sector (address `>> shift`) the lanes of
+/// `mask` touch (`span + 1` bytes each), lanes in order and a lane's
+/// sectors ascending; a lane whose sectors are the lane before's adds
+/// nothing and is skipped. Stops, returning false, where `visit` does.
+#[inline(always)]
+pub fn each_sector(
+    mask: u32,
+    addrs: &[u64; 32],
+    span: u64,
+    shift: u32,
+    mut visit: impl FnMut(u64) -> bool,
+) -> bool {
+    let mut m = mask;
+    let mut prev = (u64::MAX, u64::MAX);
+    while m != 0 {
+        let a = addrs[m.trailing_zeros() as usize];
+        m &= m - 1;
+        let (first, last) = (a >> shift, a.wrapping_add(span) >> shift);
+        if (first, last) == prev {
+            continue;
+        }
+        prev = (first, last);
+        let mut s = first;
+        loop {
+            if !visit(s) {
+                return false;
+            }
+            if s >= last {
+                break;
+            }
+            s += 1;
+        }
+    }
+    true
+}
+
+/// Calls `visit` with the address of every lane of `mask`, in lane order.
+#[inline(always)]
+pub fn each_lane(mask: u32, addrs: &[u64; 32], mut visit: impl FnMut(u64)) {
+    if mask == u32::MAX {
+        // Every lane: no walk over the mask's bits.
+        addrs.iter().for_each(|&a| visit(a));
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            visit(addrs[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+    }
+}
+
+/// The lowest and highest address of the lanes of `mask`.
+#[inline(always)]
+pub fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    each_lane(mask, addrs, |a| {
+        lo = lo.min(a);
+        hi = hi.max(a);
+    });
+    (lo, hi)
+}
+
+/// The distinct sectors the lanes of `mask` touch, in order of first
+/// touch (lane order), into `out`; returns their number and the number
+/// of distinct lines they fall in (`sector_shift`, `line_shift`: log2
+/// of the sector and line sizes).
+pub fn unique_sectors(
+    sector_shift: u32,
+    line_shift: u32,
+    mask: u32,
+    addrs: &[u64; 32],
+    size: u32,
+    out: &mut [u64; 64],
+) -> (usize, u32) {
+    let shift = sector_shift;
+    let span = size.max(1) as u64 - 1;
+    if mask == 0 {
+        return (0, 0);
+    }
+    // A contiguous run of lanes at consecutive addresses (a coalesced
+    // access): every byte from the first to the last is touched, so the
+    // sectors are one ascending run, first touched in lane order.
+    let first_lane = mask.trailing_zeros() as u64;
+    let last_lane = 31 - mask.leading_zeros() as u64;
+    let step = span + 1;
+    let lo = addrs[first_lane as usize];
+    let hi = addrs[last_lane as usize].wrapping_add(span);
+    let run = (mask >> first_lane) as u64;
+    // Cheap tests first: the lanes form a run, and the ends are as far
+    // apart as consecutive addresses would be.
+    if run & (run + 1) == 0
+        && hi.wrapping_sub(lo) == (last_lane - first_lane) * step + span
+        && (hi >> shift).wrapping_sub(lo >> shift) < 64
+    {
+        let base = lo.wrapping_sub(first_lane * step);
+        let off_stride = (first_lane..=last_lane).fold(0u64, |d, l| {
+            d | (addrs[l as usize] ^ base.wrapping_add(l * step))
+        });
+        if off_stride == 0 {
+            let (first, last) = (lo >> shift, hi >> shift);
+            let mut n = 0;
+            for s in first..=last {
+                out[n] = s;
+                n += 1;
+            }
+            let per_line = line_shift - shift;
+            let lines = ((last >> per_line) - (first >> per_line) + 1) as u32;
+            return (n, lines);
+        }
+    }
+    // Every lane at one address (a broadcast load, an atomic on one
+    // counter): its one or two sectors.
+    if one_address(mask, addrs) {
+        let (first, last) = (lo >> shift, lo.wrapping_add(span) >> shift);
+        if last.wrapping_sub(first) < 2 {
+            out[0] = first;
+            out[1] = last;
+            let n = if first == last { 1 } else { 2 };
+            let per_line = line_shift - shift;
+            let lines = if n == 2 && first >> per_line != last >> per_line {
+                2
+            } else {
+                1
+            };
+            return (n, lines);
+        }
+    }
+    // Most warps touch a few neighbouring sectors: mark them in a bit
+    // set over the 64 sectors around the first lane's.
+    let base = (addrs[mask.trailing_zeros() as usize] >> shift).wrapping_sub(32);
+    let mut seen = 0u64;
+    let mut n = 0;
+    let in_window = each_sector(mask, addrs, span, shift, |s| {
+        let d = s.wrapping_sub(base);
+        if d >= 64 {
+            return false;
+        }
+        if seen & (1 << d) == 0 {
+            seen |= 1 << d;
+            out[n] = s;
+            n += 1;
+        }
+        true
+    });
+    if in_window {
+        // Sectors in address order: a new line wherever the line changes.
+        let per_line = line_shift - shift;
+        let (mut lines, mut prev) = (0, u64::MAX);
+        while seen != 0 {
+            let line = base.wrapping_add(seen.trailing_zeros() as u64) >> per_line;
+            seen &= seen - 1;
+            if line != prev {
+                lines += 1;
+                prev = line;
+            }
+        }
+        return (n, lines);
+    }
+    // Lanes at ascending addresses (a row per lane, a strided access):
+    // in first-touch order the sectors ascend, so a sector is new
+    // unless it is the last one taken, and the lines are counted where
+    // they change.
+    let per_line = line_shift - shift;
+    let (mut n, mut lines) = (0, 0u32);
+    let ascending = each_sector(mask, addrs, span, shift, |s| {
+        if n > 0 && s <= out[n - 1] {
+            return s == out[n - 1];
+        }
+        if n < out.len() {
+            if n == 0 || s >> per_line != out[n - 1] >> per_line {
+                lines += 1;
+            }
+            out[n] = s;
+            n += 1;
+        }
+        true
+    });
+    if ascending {
+        return (n, lines);
+    }
+    // Scattered lanes: search what was seen.
+    let mut n = 0;
+    each_sector(mask, addrs, span, shift, |s| {
+        if n < out.len() && !out[..n].contains(&s) {
+            out[n] = s;
+            n += 1;
+        }
+        true
+    });
+    let sectors = &out[..n];
+    let mut lines = 0u32;
+    for (i, s) in sectors.iter().enumerate() {
+        if !sectors[..i].iter().any(|t| t >> per_line == s >> per_line) {
+            lines += 1;
+        }
+    }
+    (n, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::xorshift;
+
+    /// The sectors of an access as the model defines them (first touch in
+    /// lane order) and the lines they fall in, computed naively.
+    fn naive_sectors(mask: u32, addrs: &[u64; 32], size: u64) -> (Vec<u64>, u32) {
+        let mut sectors: Vec<u64> = Vec::new();
+        for (l, &a) in addrs.iter().enumerate() {
+            if mask & (1 << l) != 0 {
+                for s in a / 32..=(a + size.max(1) - 1) / 32 {
+                    if !sectors.contains(&s) {
+                        sectors.push(s);
+                    }
+                }
+            }
+        }
+        let mut lines: Vec<u64> = sectors.iter().map(|s| s / 4).collect();
+        lines.sort();
+        lines.dedup();
+        (sectors, lines.len() as u32)
+    }
+
+    #[test]
+    fn sectors_match_their_definition() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+        for case in 0..4000u64 {
+            let size = [1u64, 2, 4, 8, 16][(case % 5) as usize];
+            let base = 0x10_0000 + (next() % 4096) * size;
+            let mask = match case % 4 {
+                0 => u32::MAX,
+                1 => u32::MAX >> (next() % 32) << (next() % 8),
+                _ => next() as u32,
+            };
+            // One address for every lane too, now and then across a sector
+            // boundary.
+            let one = base + (next() % 2) * (32 - size / 2);
+            // Wide strides (a row per lane), both ways, and lanes scattered
+            // far apart, past the 64-sector window.
+            let stride = [168u64, 4096, 36, 100][(case / 28) as usize % 4] / size * size;
+            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 4) % 7 {
+                0 => base + l as u64 * size,
+                1 => base + (l as u64 * size * (1 + next() % 3)),
+                2 => one,
+                3 => base + (next() % 64) * size,
+                4 => base + l as u64 * stride,
+                5 => base + (31 - l as u64) * stride,
+                _ => base + (next() % 100_000) * size,
+            });
+            let mut out = [0u64; 64];
+            let (n, lines) = unique_sectors(5, 7, mask, &addrs, size as u32, &mut out);
+            let (want, want_lines) = naive_sectors(mask, &addrs, size);
+            assert_eq!((&out[..n], lines), (&want[..], want_lines), "case {case}");
+        }
+    }
+}
