@@ -214,7 +214,7 @@ fn blocks_per_sm(s: &State, f: Handle, block: u32, dynamic_shared: u32) -> Resul
     let input = warpjit::timing::occupancy::OccupancyInput {
         block_threads: block,
         regs_per_thread: warpjit::timing::regs::estimate(ir, k),
-        static_shared: ir.shared_static_size,
+        static_shared: ir.static_shared_of(k),
         dynamic_shared,
     };
     Ok(warpjit::timing::occupancy::occupancy(&s.arch.limits(), &input).active_blocks_per_sm)

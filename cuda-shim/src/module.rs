@@ -326,7 +326,7 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
         .ok_or(INVALID_HANDLE)?;
     let ir = s.device.ir(m);
     let func = &ir.functions[k];
-    let static_shared = ir.shared_static_size as c_int;
+    let static_shared = ir.static_shared_of(k) as c_int;
     Ok(match attr {
         0 => func
             .maxntid

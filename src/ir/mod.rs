@@ -47,6 +47,14 @@ entity_impl!(FuncId, "fn");
 pub struct GlobalId(u32);
 entity_impl!(GlobalId, "g");
 
+/// A static `.shared` variable's place in the CTA's shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedVar {
+    pub offset: u32,
+    pub size: u32,
+    pub align: u32,
+}
+
 /// A lowered PTX module.
 #[derive(Clone, Debug)]
 pub struct Module {
@@ -56,6 +64,8 @@ pub struct Module {
     pub globals: PrimaryMap<GlobalId, Global>,
     /// Static shared memory of the module (all `.shared` variables), in bytes.
     pub shared_static_size: u32,
+    /// Those variables, in offset order.
+    pub shared_vars: Vec<SharedVar>,
     /// Offset of dynamic (`extern .shared`) shared memory, aligned.
     pub shared_dynamic_offset: u32,
     /// `.file` index to path, for reporting CUDA source lines.
@@ -70,6 +80,52 @@ impl Module {
             .iter()
             .find(|(_, f)| f.name == name)
             .map(|(id, _)| id)
+    }
+
+    /// Static shared memory a block of `kernel` has, in bytes: the `.shared`
+    /// variables it and the functions it calls name, laid out in order with
+    /// their alignment (as ptxas gives each kernel its own layout; NVRTC
+    /// declares every kernel's `__shared__` arrays at module scope). A
+    /// kernel that calls through a pointer may reach any function.
+    pub fn static_shared_of(&self, kernel: FuncId) -> u32 {
+        use cranelift_codegen::entity::EntityRef;
+        let mut seen = vec![false; self.functions.len()];
+        let mut stack = vec![kernel];
+        let mut used: Vec<u32> = Vec::new();
+        let mut indirect = false;
+        while let Some(f) = stack.pop() {
+            if std::mem::replace(&mut seen[f.index()], true) {
+                continue;
+            }
+            let func = &self.functions[f];
+            used.extend(&func.shared_used);
+            for b in func.blocks.values() {
+                for op in &b.ops {
+                    match op.kind {
+                        OpKind::Call {
+                            callee: Callee::Direct(c),
+                            ..
+                        } => stack.push(c),
+                        OpKind::Call {
+                            callee: Callee::Indirect(_),
+                            ..
+                        } => indirect = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if indirect {
+            return self.shared_static_size;
+        }
+        let mut size = 0u64;
+        for v in &self.shared_vars {
+            if used.contains(&v.offset) {
+                let a = v.align.max(1) as u64;
+                size = size.div_ceil(a) * a + v.size as u64;
+            }
+        }
+        size as u32
     }
 
     /// The kernels (`.entry` functions with bodies).
@@ -158,6 +214,8 @@ pub struct Function {
     /// Where each register lives in a warp's register file (registers that
     /// are never live together share a slot).
     pub slots: slots::RegSlots,
+    /// The offsets of the static `.shared` variables its body names (sorted).
+    pub shared_used: Vec<u32>,
     /// `.reqntid` / `.maxntid`, if declared.
     pub reqntid: Option<[u32; 3]>,
     pub maxntid: Option<[u32; 3]>,

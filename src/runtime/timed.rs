@@ -253,12 +253,13 @@ impl Device {
             None => (regs::estimate(&lm.ir, kernel), "estimate".to_string()),
         };
         let block_threads = cfg.block.iter().product::<u32>();
+        let static_shared = lm.ir.static_shared_of(kernel);
         let occ = occupancy(
             &arch.limits(),
             &OccupancyInput {
                 block_threads,
                 regs_per_thread,
-                static_shared: lm.ir.shared_static_size,
+                static_shared,
                 dynamic_shared: cfg.shared_bytes,
             },
         );
@@ -271,7 +272,7 @@ impl Device {
             return Err(Error::InvalidArgument(format!(
                 "{} cannot hold one block of {block_threads} threads with {regs_per_thread} registers per thread and {} bytes of shared memory (limited by {limiter})",
                 arch.name,
-                lm.ir.shared_static_size + cfg.shared_bytes
+                static_shared + cfg.shared_bytes
             )));
         }
         let (code, mut compile_time) = self.code(lm, true)?;

@@ -539,3 +539,135 @@ impl MemorySystem {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arch() -> Arch {
+        Arch::builtin("sm_80").unwrap()
+    }
+
+    fn lanes(base: u64, stride: u64) -> [u64; 32] {
+        std::array::from_fn(|l| base + stride * l as u64)
+    }
+
+    #[test]
+    fn sectors_hit_only_once_fetched() {
+        let a = arch();
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        // Lanes 0-7 read the line's first sector: one sector fetched.
+        let addrs = lanes(0x1000, 4);
+        let c = mem.global(&mut sm, Kind::Load, false, 0xff, &addrs, 4, 0);
+        assert!(c.latency >= a.memory.dram_latency);
+        assert_eq!((mem.stats.l1_misses, mem.stats.dram_sectors), (1, 1));
+        // The whole line later: the first sector hits, three are fetched.
+        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &addrs, 4, 5000);
+        assert!(c.latency >= a.memory.dram_latency);
+        assert_eq!((mem.stats.l1_hits, mem.stats.l1_misses), (1, 4));
+        assert_eq!(mem.stats.dram_sectors, 4);
+        // Now all four hit in L1.
+        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &addrs, 4, 10000);
+        assert_eq!(c.latency, a.memory.l1_latency);
+        // A second miss to a sector still being fetched waits for it.
+        let other = lanes(0x10_0000, 4);
+        let first = mem.global(&mut sm, Kind::Load, false, u32::MAX, &other, 4, 20000);
+        let again = mem.global(&mut sm, Kind::Load, false, u32::MAX, &other, 4, 20010);
+        assert_eq!(
+            again.latency + 10,
+            first.latency,
+            "merged with the first miss"
+        );
+        assert_eq!(mem.stats.dram_sectors, 8);
+    }
+
+    #[test]
+    fn stores_allocate_without_fetching_and_are_written_back() {
+        let mut a = arch();
+        a.memory.l2_kib = 1; // 8 lines of 128 bytes
+        a.memory.l2_ways = 1;
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        // A full line written: nothing read from DRAM.
+        mem.global(&mut sm, Kind::Store, false, u32::MAX, &lanes(0, 4), 4, 0);
+        assert_eq!((mem.stats.dram_sectors, mem.stats.dram_writes), (0, 0));
+        // Reading it back hits in L2.
+        mem.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 4), 4, 100);
+        assert_eq!(mem.stats.l2_hits, 4);
+        // A partial write (one float per sector) then a read: the read must
+        // fetch the sectors it does not hold whole.
+        mem.global(
+            &mut sm,
+            Kind::Store,
+            false,
+            0xf,
+            &lanes((1 << 20) + 128, 32),
+            4,
+            200,
+        );
+        mem.global(
+            &mut sm,
+            Kind::Load,
+            false,
+            0xf,
+            &lanes((1 << 20) + 128, 32),
+            4,
+            300,
+        );
+        assert_eq!(
+            mem.stats.dram_sectors, 4,
+            "partly written sectors are fetched"
+        );
+        // Lines that map to the first line's set evict it: its four dirty
+        // sectors are written back.
+        mem.global(
+            &mut sm,
+            Kind::Load,
+            false,
+            u32::MAX,
+            &lanes(1024, 4),
+            4,
+            400,
+        );
+        assert_eq!(mem.stats.dram_writes, 4);
+    }
+
+    #[test]
+    fn miss_slots_bound_the_misses_in_flight() {
+        let mut a = arch();
+        a.memory.l1_mshrs = 4;
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        // 32 lanes on 32 lines: 32 sector misses, 4 at a time, so the last
+        // one starts after seven rounds of DRAM latency.
+        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 128), 4, 0);
+        assert!(c.latency >= 8 * a.memory.dram_latency, "{}", c.latency);
+        assert!(mem.stats.mshr_wait_cycles > 0);
+        let mut unbounded = MemorySystem::new(&arch());
+        let mut sm = SmMemory::new(&arch());
+        let c = unbounded.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 128), 4, 0);
+        assert!(c.latency < 2 * a.memory.dram_latency, "{}", c.latency);
+    }
+
+    #[test]
+    fn conflicting_shared_accesses_queue_in_the_sms_pipeline() {
+        let a = arch();
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        let column = lanes(0, 128);
+        // Two 32-way conflicts issued in the same cycle by two schedulers:
+        // the second waits for the first's 32 passes.
+        let first = mem.shared(&mut sm, u32::MAX, &column, 4, 0);
+        let second = mem.shared(&mut sm, u32::MAX, &column, 4, 0);
+        assert_eq!(first.latency, a.latency.shared + 31);
+        assert_eq!(second.latency, a.latency.shared + 63);
+        assert_eq!(first.replays, 31);
+        // A conflict-free access after them waits as well.
+        let linear = lanes(0, 4);
+        assert_eq!(
+            mem.shared(&mut sm, u32::MAX, &linear, 4, 0).latency,
+            a.latency.shared + 64
+        );
+    }
+}

@@ -97,6 +97,7 @@ pub(crate) fn new_function(
         cfg: CfgInfo::default(),
         uniform: Default::default(),
         slots: Default::default(),
+        shared_used: Vec::new(),
         reqntid: dims(&|a| match a {
             ast::FunctionAttribute::Reqntid(v) => Some(v),
             _ => None,
@@ -271,6 +272,7 @@ impl FnLower<'_> {
                 match self.ctx.func_shared.get(&(self.id, v.name.clone())) {
                     Some(off) => {
                         scope.insert(v.name.clone(), Sym::Shared(*off));
+                        self.f.shared_used.push(*off);
                     }
                     None => self.errors.push(error(
                         DiagnosticKind::Semantic,
@@ -492,7 +494,10 @@ impl FnLower<'_> {
         let _ = ty;
         match self.ctx.syms.get(name) {
             Some(ModuleSym::Global(g)) => Ok(Src::Global(*g, offset)),
-            Some(ModuleSym::Shared(o)) => Ok(Src::Imm(off(*o))),
+            Some(ModuleSym::Shared(o)) => {
+                self.f.shared_used.push(*o);
+                Ok(Src::Imm(off(*o)))
+            }
             Some(ModuleSym::DynamicShared) => Ok(Src::Imm(off(self.ctx.shared_dynamic_offset))),
             Some(ModuleSym::Func(f)) => Ok(Src::Func(*f)),
             None => Err(error(

@@ -45,6 +45,8 @@ pub(crate) fn param_slots(params: &[ast::Param], _kernel: bool) -> (Vec<ParamSlo
 pub(crate) struct SharedLayout {
     pub size: u32,
     pub max_align: u32,
+    /// Every static variable placed, in offset order.
+    pub vars: Vec<crate::ir::SharedVar>,
 }
 
 impl SharedLayout {
@@ -57,6 +59,11 @@ impl SharedLayout {
         }
         self.size = end as u32;
         self.max_align = self.max_align.max(align);
+        self.vars.push(crate::ir::SharedVar {
+            offset: off as u32,
+            size: size as u32,
+            align,
+        });
         Some(off as u32)
     }
 

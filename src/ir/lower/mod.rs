@@ -124,6 +124,8 @@ pub fn run(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnost
     // 3. Lower every body.
     for (id, f) in bodies {
         let mut lowered = func::lower_body(&ctx, id, f, &functions[id], &mut errors);
+        lowered.shared_used.sort_unstable();
+        lowered.shared_used.dedup();
         lowered.cfg = cfg::analyze(&lowered.blocks);
         lowered.uniform = super::uniform::analyze(&lowered);
         lowered.slots = super::slots::assign(&lowered);
@@ -143,6 +145,7 @@ pub fn run(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnost
         functions,
         globals,
         shared_static_size: shared.size,
+        shared_vars: shared.vars,
         shared_dynamic_offset: ctx.shared_dynamic_offset,
         files,
         target: module.target.arch.clone(),
