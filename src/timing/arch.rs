@@ -70,6 +70,39 @@ pub struct Scheduler {
     /// finished dispatching (the notes' model, Kepler to Pascal), or may
     /// issue the next cycle to another, free pipe (Volta on).
     pub dispatch_blocks_warp: bool,
+    /// Cycles between two issues of one scheduler: 1, or 2 where the
+    /// scheduler runs at half the processor clock (Tesla, Fermi).
+    #[serde(default = "one")]
+    pub issue_interval: u32,
+}
+
+/// How global accesses coalesce into memory transactions.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Coalescing {
+    /// The distinct 32-byte sectors of the warp's lanes, through the caches
+    /// (Fermi on).
+    #[default]
+    Sectors,
+    /// CC 1.0/1.1 (G80): per half-warp, one transaction when thread k
+    /// accesses word k of an aligned segment, else one 32-byte transaction
+    /// per active thread; no caches.
+    HalfWarpStrict,
+    /// CC 1.2/1.3 (GT200): per half-warp, the segment (32, 64 or 128 bytes)
+    /// of the lowest active thread, halved while only one half is used,
+    /// repeated until every thread is served; any order; no caches.
+    HalfWarpSegments,
+}
+
+/// What an L1 miss fetches.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum L1Fill {
+    /// The missing sectors (Maxwell on: sectored L1).
+    #[default]
+    Sector,
+    /// The whole line (Fermi).
+    Line,
 }
 
 /// Units per SM. Fractions per scheduler are allowed (2 FP64 units on an
@@ -124,6 +157,21 @@ pub struct Memory {
     pub sector_bytes: u32,
     pub shared_banks: u32,
     pub shared_bank_bytes: u32,
+    /// Bytes one bank delivers per pass: the bank's width, twice
+    /// `shared_bank_bytes` on Kepler (64-bit banks addressed by 32-bit
+    /// words: words i and i + 32 of a 64-word row share a pass).
+    #[serde(default)]
+    pub shared_bank_width_bytes: u32,
+    /// Shared accesses are served a half-warp at a time (CC 1.x).
+    #[serde(default)]
+    pub shared_half_warp: bool,
+    /// How a warp's global accesses become memory transactions.
+    #[serde(default)]
+    pub coalescing: Coalescing,
+    /// What an L1 miss fetches: the missing sectors, or the whole line
+    /// (Fermi's 128-byte lines).
+    #[serde(default)]
+    pub l1_fill: L1Fill,
     /// Cycles the banks take per pass (wavefront) of a shared access: 1,
     /// or 2 where a bank serves one access every two cycles (Fermi and
     /// earlier).
@@ -281,6 +329,10 @@ impl std::error::Error for ArchError {}
 
 /// The built-in presets, by name, as shipped (TOML text).
 pub const PRESETS: &[(&str, &str)] = &[
+    ("sm_10", include_str!("presets/sm_10.toml")),
+    ("sm_13", include_str!("presets/sm_13.toml")),
+    ("sm_20", include_str!("presets/sm_20.toml")),
+    ("sm_30", include_str!("presets/sm_30.toml")),
     ("sm_35", include_str!("presets/sm_35.toml")),
     ("sm_52", include_str!("presets/sm_52.toml")),
     ("sm_60", include_str!("presets/sm_60.toml")),
@@ -301,6 +353,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("rtx2080ti", include_str!("presets/rtx2080ti.toml")),
     ("a100-mig7g40", include_str!("presets/a100-mig7g40.toml")),
     ("h100-pcie", include_str!("presets/h100-pcie.toml")),
+    ("gtx480-oc", include_str!("presets/gtx480-oc.toml")),
+    ("gtx580", include_str!("presets/gtx580.toml")),
 ];
 
 impl Arch {
@@ -399,7 +453,6 @@ impl Arch {
         let m = &self.memory;
         for (what, v) in [
             ("memory.l1_ways", m.l1_ways),
-            ("memory.l2_kib", m.l2_kib),
             ("memory.l2_ways", m.l2_ways),
             ("memory.shared_banks", m.shared_banks),
             ("memory.shared_bank_bytes", m.shared_bank_bytes),
@@ -413,6 +466,10 @@ impl Arch {
                 m.shared_cycles_per_pass as f64,
             ),
             ("memory.l2_slices", m.l2_slices as f64),
+            (
+                "scheduler.issue_interval",
+                self.scheduler.issue_interval as f64,
+            ),
             ("memory.l2_atomic_cycles", m.l2_atomic_cycles),
             ("memory.dram_channels", m.dram_channels as f64),
             ("memory.dram_write_batch", m.dram_write_batch as f64),
@@ -438,6 +495,18 @@ impl Arch {
             if !(0.0..0.9).contains(&v) {
                 return Err(format!("{what} must be in [0, 0.9) (is {v})"));
             }
+        }
+        if m.shared_bank_width_bytes != 0
+            && (m.shared_bank_width_bytes % m.shared_bank_bytes != 0
+                || !(m.shared_bank_width_bytes / m.shared_bank_bytes).is_power_of_two())
+        {
+            return Err(
+                "memory.shared_bank_width_bytes must be a power-of-two multiple of memory.shared_bank_bytes (or 0)"
+                    .into(),
+            );
+        }
+        if m.coalescing != Coalescing::Sectors && (m.l1_kib != 0 || m.l2_kib != 0) {
+            return Err("memory.coalescing: the half-warp rules are for GPUs without data caches (l1_kib = l2_kib = 0)".into());
         }
         if m.line_bytes / m.sector_bytes.max(1) > super::cache::MAX_SECTORS as u32 {
             return Err(format!(

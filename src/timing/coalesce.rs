@@ -221,6 +221,101 @@ pub fn unique_sectors(
     (n, lines)
 }
 
+/// The memory transactions (address, bytes) of a warp's access on GPUs
+/// that coalesce per half-warp and have no data cache (CC 1.x), appended
+/// to `out`, half-warp by half-warp, as the CUDA Programming Guide's
+/// compute-capability 1.x rules give them:
+/// - `strict` (CC 1.0/1.1): words of 4, 8 or 16 bytes; a half-warp whose
+///   active thread k accesses word k of a segment aligned to 16 words is one
+///   transaction of 64 or 128 bytes (two of 128 for 16-byte words); any
+///   other half-warp takes one 32-byte transaction per active thread;
+/// - otherwise (CC 1.2/1.3): the segment (32, 64 or 128 bytes for 1-, 2-
+///   and 4-or-more-byte words) holding the lowest active thread's address,
+///   halved while only its lower or upper half is used, serves every thread
+///   in it; repeated until every thread is served (any order, any number
+///   of threads per word).
+pub fn half_warp_transactions(
+    mask: u32,
+    addrs: &[u64; 32],
+    size: u32,
+    strict: bool,
+    out: &mut Vec<(u64, u32)>,
+) {
+    let size = size.max(1) as u64;
+    for half in [mask & 0xffff, mask & 0xffff_0000] {
+        if half == 0 {
+            continue;
+        }
+        if strict {
+            let first = half.trailing_zeros() as u64;
+            let base_lane = first & !15;
+            let ok_size = matches!(size, 4 | 8 | 16);
+            let seg = 16 * size;
+            let base = addrs[first as usize].wrapping_sub((first - base_lane) * size);
+            let mut m = half;
+            let mut coalesced = ok_size && base % seg == 0;
+            while coalesced && m != 0 {
+                let l = m.trailing_zeros() as u64;
+                m &= m - 1;
+                coalesced = addrs[l as usize] == base + (l - base_lane) * size;
+            }
+            if coalesced {
+                if seg <= 128 {
+                    out.push((base, seg as u32));
+                } else {
+                    out.push((base, 128));
+                    out.push((base + 128, 128));
+                }
+            } else {
+                let mut m = half;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out.push((addrs[l] & !31, 32));
+                }
+            }
+            continue;
+        }
+        let seg: u64 = match size {
+            1 => 32,
+            2 => 64,
+            _ => 128,
+        };
+        let mut pending = half;
+        while pending != 0 {
+            let lead = addrs[pending.trailing_zeros() as usize];
+            let start = lead & !(seg - 1);
+            // The threads served by this segment, and the bytes they use.
+            let (mut lo, mut hi) = (u64::MAX, 0u64);
+            let mut m = pending;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let a = addrs[l];
+                if a & !(seg - 1) == start {
+                    pending &= !(1 << l);
+                    lo = lo.min(a);
+                    hi = hi.max((a + size - 1).min(start + seg - 1));
+                }
+            }
+            // Halve while only one half is used (down to 32 bytes).
+            let (mut at, mut len) = (start, seg);
+            while len > 32 {
+                let half_len = len / 2;
+                if hi < at + half_len {
+                    len = half_len;
+                } else if lo >= at + half_len {
+                    at += half_len;
+                    len = half_len;
+                } else {
+                    break;
+                }
+            }
+            out.push((at, len as u32));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,5 +371,59 @@ mod tests {
             let (want, want_lines) = naive_sectors(mask, &addrs, size);
             assert_eq!((&out[..n], lines), (&want[..], want_lines), "case {case}");
         }
+    }
+
+    #[test]
+    fn half_warp_transactions_follow_the_cc1x_rules() {
+        let run = |mask: u32, addrs: &[u64; 32], size: u32, strict: bool| {
+            let mut out = Vec::new();
+            half_warp_transactions(mask, addrs, size, strict, &mut out);
+            out
+        };
+        let linear: [u64; 32] = std::array::from_fn(|l| 0x1000 + 4 * l as u64);
+        // In order, aligned: one 64-byte transaction per half-warp, both
+        // rules.
+        for strict in [true, false] {
+            assert_eq!(
+                run(u32::MAX, &linear, 4, strict),
+                vec![(0x1000, 64), (0x1040, 64)]
+            );
+        }
+        // Two threads swapped: G80 takes 16 transactions for that
+        // half-warp; GT200 still one.
+        let mut swapped = linear;
+        swapped.swap(0, 1);
+        assert_eq!(run(u32::MAX, &swapped, 4, true).len(), 17);
+        assert_eq!(run(u32::MAX, &swapped, 4, false).len(), 2);
+        // Misaligned by one word: G80 16 + 16; GT200 a 128-byte segment
+        // per half-warp, as the words straddle two 64-byte halves.
+        let shifted: [u64; 32] = std::array::from_fn(|l| 0x1004 + 4 * l as u64);
+        assert_eq!(run(u32::MAX, &shifted, 4, true).len(), 32);
+        assert_eq!(
+            run(u32::MAX, &shifted, 4, false),
+            vec![(0x1000, 128), (0x1040, 64), (0x1080, 32)]
+        );
+        // Every thread on one word: G80 one per thread, GT200 one 32-byte
+        // transaction per half-warp.
+        let same = [0x2000u64; 32];
+        assert_eq!(run(u32::MAX, &same, 4, true).len(), 32);
+        assert_eq!(
+            run(u32::MAX, &same, 4, false),
+            vec![(0x2000, 32), (0x2000, 32)]
+        );
+        // Stride of two words: GT200 a 128-byte segment per half-warp.
+        let strided: [u64; 32] = std::array::from_fn(|l| 0x4000 + 8 * l as u64);
+        assert_eq!(
+            run(u32::MAX, &strided, 4, false),
+            vec![(0x4000, 128), (0x4080, 128)]
+        );
+        // 8-byte words in order: one 128-byte transaction per half-warp.
+        let doubles: [u64; 32] = std::array::from_fn(|l| 0x8000 + 8 * l as u64);
+        assert_eq!(
+            run(u32::MAX, &doubles, 8, true),
+            vec![(0x8000, 128), (0x8080, 128)]
+        );
+        // Inactive threads do not break G80 coalescing.
+        assert_eq!(run(0x0000_fff0, &linear, 4, true), vec![(0x1000, 64)]);
     }
 }

@@ -57,6 +57,12 @@ impl Dram {
         self.server.book(now, self.read_cost)
     }
 
+    /// A read of `sectors` sectors (one transaction) arriving at `now`;
+    /// returns the cycles it waits.
+    pub fn read_sectors(&mut self, now: u64, sectors: f64) -> u64 {
+        self.server.book(now, self.read_cost * sectors)
+    }
+
     /// `n` sectors written at cycle `now` (write-backs: nothing waits for
     /// them, but they take the device's time from later reads).
     pub fn write(&mut self, now: u64, n: u64) {

@@ -31,6 +31,14 @@ impl Model<'_> {
             if sm.wake[s] > now {
                 continue;
             }
+            // A scheduler at half the processor clock issues every other
+            // cycle at most.
+            if let Some(next) = sm.scheds[s].issued_at.checked_add(self.issue_interval) {
+                if now < next {
+                    sm.wake[s] = next;
+                    continue;
+                }
+            }
             sm.dirty |= 1 << s;
             sm.scheds[s].wake(now);
             let mut wake = u64::MAX;
@@ -85,12 +93,9 @@ impl Model<'_> {
             // it may issue again when a ready warp's unit is free or a
             // waiting warp's operands arrive.
             let mut wake = u64::MAX;
-            let free = sm.scheds[s].candidates(last + 1, &self.classes.per_cycle, &mut wake);
-            sm.wake[s] = if free != 0 {
-                last + 1
-            } else {
-                wake.max(last + 1)
-            };
+            let next = last + self.issue_interval;
+            let free = sm.scheds[s].candidates(next, &self.classes.per_cycle, &mut wake);
+            sm.wake[s] = if free != 0 { next } else { wake.max(next) };
             if last > now {
                 // It ran ahead: its stall record is taken where it stands.
                 self.take_stall(sm, s, last);

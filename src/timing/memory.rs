@@ -33,10 +33,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::arch::Arch;
+use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
 use super::cache::{Cache, Line};
-use super::coalesce::unique_sectors;
+use super::coalesce::{half_warp_transactions, unique_sectors};
 use super::dram::Dram;
 use super::server::Server;
 
@@ -119,6 +119,17 @@ pub struct MemorySystem {
     port_cost: f64,
     mshrs: usize,
     shared_pass: u32,
+    coalescing: Coalescing,
+    l1_fill_line: bool,
+    shared_half_warp: bool,
+    /// Words (of `bank_bytes`) a bank delivers per pass, and the banks.
+    bank_words_per_pass: u64,
+    banks_n: u64,
+    bank_bytes: u64,
+    /// Scratch: a half-warp GPU's transactions, and remapped shared
+    /// addresses.
+    txns: Vec<(u64, u32)>,
+    remapped: [u64; 32],
     /// Scratch for a global access's distinct sectors (not cleared).
     sectors: [u64; 64],
     /// Scratch: bytes written per sector (one bit per byte), for stores.
@@ -168,6 +179,15 @@ impl MemorySystem {
             port_cost: per(m.sm_l2_bytes_per_cycle, sector),
             mshrs: m.l1_mshrs as usize,
             shared_pass: m.shared_cycles_per_pass.max(1),
+            coalescing: m.coalescing,
+            l1_fill_line: m.l1_fill == L1Fill::Line,
+            shared_half_warp: m.shared_half_warp,
+            bank_words_per_pass: (m.shared_bank_width_bytes / m.shared_bank_bytes.max(1)).max(1)
+                as u64,
+            banks_n: m.shared_banks.max(1) as u64,
+            bank_bytes: m.shared_bank_bytes.max(1) as u64,
+            txns: Vec::new(),
+            remapped: [0; 32],
             sectors: [0; 64],
             written: [0; 64],
         }
@@ -199,6 +219,9 @@ impl MemorySystem {
             (Kind::Load, _) => self.stats.global_loads += 1,
             (Kind::Store, _) => self.stats.global_stores += 1,
             (Kind::Atomic, _) => self.stats.global_atomics += 1,
+        }
+        if self.coalescing != Coalescing::Sectors {
+            return self.global_half_warp(sm, kind, mask, addrs, size, now);
         }
         let (n, lines) = unique_sectors(
             self.sector_shift,
@@ -245,6 +268,57 @@ impl MemorySystem {
                 }
             }
         }
+        Cost {
+            latency: (done - now) as u32,
+            replays,
+        }
+    }
+
+    /// A global access on a GPU without data caches that coalesces per
+    /// half-warp (CC 1.x): each transaction goes to DRAM, taking the
+    /// L1/shared pipeline a cycle and the DRAM its bytes' time.
+    fn global_half_warp(
+        &mut self,
+        sm: &mut SmMemory,
+        kind: Kind,
+        mask: u32,
+        addrs: &[u64; 32],
+        size: u32,
+        now: u64,
+    ) -> Cost {
+        let mut txns = std::mem::take(&mut self.txns);
+        txns.clear();
+        let strict = self.coalescing == Coalescing::HalfWarpStrict;
+        half_warp_transactions(mask, addrs, size, strict, &mut txns);
+        let n = txns.len() as u32;
+        self.stats.lines += n as u64;
+        let replays = n.saturating_sub(1);
+        if let Some(fixed) = self.fixed {
+            self.txns = txns;
+            return Cost {
+                latency: fixed,
+                replays,
+            };
+        }
+        let start = now.max(sm.pipe_free);
+        sm.pipe_free = start + n as u64;
+        let mut done = start;
+        for (k, &(_, bytes)) in txns.iter().enumerate() {
+            let sectors = (bytes as u64).div_ceil(self.sector_bytes as u64);
+            self.stats.sectors += sectors;
+            let t = start + k as u64;
+            if kind != Kind::Store {
+                self.stats.dram_sectors += sectors;
+                let wait = self.dram.read_sectors(t, sectors as f64);
+                done = done.max(t + self.dram_latency as u64 + wait);
+            }
+            if kind != Kind::Load {
+                self.stats.dram_writes += sectors;
+                self.dram.write(t, sectors);
+                done = done.max(t);
+            }
+        }
+        self.txns = txns;
         Cost {
             latency: (done - now) as u32,
             replays,
@@ -313,16 +387,33 @@ impl MemorySystem {
         }
         let t = self.miss_slot(sm, t);
         let ready = self.l2_read(sm, sector, t);
-        if self.mshrs > 0 {
-            sm.mshrs.push(Reverse(ready));
-        }
+        let mut last = ready;
         if use_l1 {
             if let Some(l1) = sm.l1.as_mut() {
                 let (line, evicted) = l1.get(addr);
                 line.valid |= bit;
                 line.ready[i] = ready;
+                let held = line.valid;
                 self.l1_evicted(&mut sm.port_free, addr, evicted, t);
+                if self.l1_fill_line {
+                    // The whole line comes in (Fermi): its other sectors too.
+                    let per_line = 1u64 << (self.line_shift - self.sector_shift);
+                    let first = sector & !(per_line - 1);
+                    for s in 0..per_line {
+                        if held & (1 << s) == 0 {
+                            let r = self.l2_read(sm, first + s, t);
+                            last = last.max(r);
+                            if let Some(line) = sm.l1.as_mut().and_then(|l1| l1.find(addr)) {
+                                line.valid |= 1 << s;
+                                line.ready[s as usize] = r;
+                            }
+                        }
+                    }
+                }
             }
+        }
+        if self.mshrs > 0 {
+            sm.mshrs.push(Reverse(last));
         }
         ready
     }
@@ -514,6 +605,31 @@ impl MemorySystem {
         ready + (cost as u64).saturating_sub(1)
     }
 
+    /// The passes the banks need for the lanes of `mask` (0 for none). Where
+    /// a bank delivers `k` words per pass (Kepler: words i and i + 32 of a
+    /// row of 64), words are renumbered so that those a pass delivers
+    /// together are one: word w becomes (w / (banks k)) banks + w % banks.
+    fn passes(&mut self, mask: u32, addrs: &[u64; 32], size: u32) -> u32 {
+        if mask == 0 {
+            return 0;
+        }
+        let k = self.bank_words_per_pass;
+        if k == 1 {
+            return self.banks.degree(mask, addrs, size);
+        }
+        let (banks, bytes) = (self.banks_n, self.bank_bytes);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = addrs[l];
+            let w = a / bytes;
+            self.remapped[l] = ((w / (banks * k)) * banks + w % banks) * bytes + a % bytes;
+        }
+        let remapped = self.remapped;
+        self.banks.degree(mask, &remapped, size)
+    }
+
     /// A shared-memory access: its passes go through the SM's pipeline one
     /// after another; the issuing scheduler's unit replays for the extra
     /// passes.
@@ -526,7 +642,13 @@ impl MemorySystem {
         now: u64,
     ) -> Cost {
         self.stats.shared_accesses += 1;
-        let degree = self.banks.degree(mask, addrs, size);
+        let degree = if self.shared_half_warp {
+            // Each half-warp is a request of its own (CC 1.x).
+            self.passes(mask & 0xffff, addrs, size) + self.passes(mask & 0xffff_0000, addrs, size)
+        } else {
+            self.passes(mask, addrs, size)
+        }
+        .max(1);
         self.stats.bank_conflict_degree_sum += degree as u64;
         self.stats.bank_conflict_degree_max = self.stats.bank_conflict_degree_max.max(degree);
         let pass = self.shared_pass as u64;
@@ -669,5 +791,61 @@ mod tests {
             mem.shared(&mut sm, u32::MAX, &linear, 4, 0).latency,
             a.latency.shared + 64
         );
+    }
+
+    #[test]
+    fn shared_passes_follow_each_generation() {
+        let degree = |preset: &str, addrs: &[u64; 32], size: u32| {
+            let a = Arch::builtin(preset).unwrap();
+            let mut mem = MemorySystem::new(&a);
+            let mut sm = SmMemory::new(&a);
+            mem.shared(&mut sm, u32::MAX, addrs, size, 0).replays / a.memory.shared_cycles_per_pass
+                + 1
+        };
+        let floats = lanes(0, 4);
+        let doubles = lanes(0, 8);
+        let column = lanes(0, 128);
+        // CC 1.x: two half-warps of 16 banks, each conflict-free.
+        assert_eq!(degree("sm_10", &floats, 4), 2);
+        // A column of floats: 16 lanes of each half-warp on one bank.
+        assert_eq!(degree("sm_10", &column, 4), 32);
+        // Fermi: one request; 32 doubles take two passes of 32-bit banks.
+        assert_eq!(degree("sm_20", &floats, 4), 1);
+        assert_eq!(degree("sm_20", &doubles, 8), 2);
+        // Kepler's 64-bit banks deliver them in one.
+        assert_eq!(degree("sm_30", &doubles, 8), 1);
+        // A column of floats (a word every 32): 32-way on Fermi; on Kepler
+        // words 64j and 64j + 32 share a pass, so 16-way.
+        assert_eq!(degree("sm_20", &column, 4), 32);
+        assert_eq!(degree("sm_30", &column, 4), 16);
+        // Words i and i + 32 of a 64-word row share a Kepler pass.
+        let pairs: [u64; 32] =
+            std::array::from_fn(|l| 4 * ((l as u64 % 16) + 32 * (l as u64 / 16)));
+        assert_eq!(degree("sm_30", &pairs, 4), 1);
+        assert_eq!(degree("sm_20", &pairs, 4), 2);
+    }
+
+    #[test]
+    fn half_warp_gpus_send_transactions_to_dram() {
+        let a = Arch::builtin("sm_13").unwrap();
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        // In order: two 64-byte transactions (four sectors).
+        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 4), 4, 0);
+        assert_eq!((mem.stats.lines, mem.stats.dram_sectors), (2, 4));
+        assert_eq!(c.replays, 1);
+        assert!(c.latency >= a.memory.dram_latency);
+        // A stride of 128 bytes: a 32-byte transaction per thread.
+        let c = mem.global(
+            &mut sm,
+            Kind::Load,
+            false,
+            u32::MAX,
+            &lanes(1 << 20, 128),
+            4,
+            1000,
+        );
+        assert_eq!(c.replays, 31);
+        assert_eq!(mem.stats.dram_sectors, 4 + 32);
     }
 }

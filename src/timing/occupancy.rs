@@ -65,6 +65,29 @@ const fn limits(
 /// per Compute Capability: max threads per SM; shared memory per SM and per
 /// block (opt-in); 1 KiB reserved per block from 8.0 on).
 pub const BUILTIN: &[GpuLimits] = &[
+    // Before cuda_occupancy.h: the CUDA Occupancy Calculator's GPU data
+    // (CUDA_Occupancy_Calculator.xls, CUDA 4.x-6.x) and the Programming
+    // Guide's tables of the time; `legacy_occupancy` applies its rules.
+    GpuLimits {
+        max_threads_per_block: 512,
+        regs_per_block: 8192,
+        regs_per_sm: 8192,
+        shared_per_block: 16 * 1024,
+        ..limits("sm_10", 1, 0, 768, 16 * 1024, 16 * 1024, 0, 8)
+    },
+    GpuLimits {
+        max_threads_per_block: 512,
+        regs_per_block: 16384,
+        regs_per_sm: 16384,
+        shared_per_block: 16 * 1024,
+        ..limits("sm_13", 1, 3, 1024, 16 * 1024, 16 * 1024, 0, 8)
+    },
+    GpuLimits {
+        regs_per_block: 32768,
+        regs_per_sm: 32768,
+        ..limits("sm_20", 2, 0, 1536, 48 * 1024, 48 * 1024, 0, 8)
+    },
+    limits("sm_30", 3, 0, 2048, 48 * 1024, 48 * 1024, 0, 16),
     limits("sm_35", 3, 5, 2048, 48 * 1024, 48 * 1024, 0, 16),
     limits("sm_52", 5, 2, 2048, 96 * 1024, 48 * 1024, 0, 32),
     limits("sm_60", 6, 0, 2048, 64 * 1024, 48 * 1024, 0, 32),
@@ -91,10 +114,11 @@ impl GpuLimits {
     }
 
     fn max_regs_per_thread(&self) -> u32 {
-        if self.major >= 7 {
-            256
-        } else {
-            255
+        match (self.major, self.minor) {
+            (1, _) => 124,
+            (2, _) | (3, 0) => 63,
+            (m, _) if m >= 7 => 256,
+            _ => 255,
         }
     }
 
@@ -198,8 +222,78 @@ fn round_up(x: u64, y: u64) -> u64 {
     div_up(x, y) * y
 }
 
+/// Compute capabilities 1.x and 2.x, by the CUDA Occupancy Calculator's
+/// rules: warps allocated in pairs (the warp allocation granularity of 2);
+/// registers per block on 1.x (the warps' registers rounded to 256 on 1.0,
+/// 512 on 1.3), per warp on 2.x (each warp's rounded to 64); shared memory
+/// in units of 512 bytes (1.x) or 128 (2.x); 8 blocks per SM.
+fn legacy_occupancy(g: &GpuLimits, input: &OccupancyInput) -> Occupancy {
+    let block = input.block_threads.max(1) as u64;
+    let warps_per_block = div_up(block, 32);
+    let max_warps_sm = (g.max_threads_per_sm / 32) as u64;
+    let limit_warps = if block > g.max_threads_per_block as u64 {
+        0
+    } else {
+        max_warps_sm / warps_per_block
+    };
+    let regs = input.regs_per_thread as u64;
+    let limit_registers = if input.regs_per_thread > g.max_regs_per_thread() {
+        0
+    } else if regs == 0 {
+        i32::MAX as u64
+    } else if g.major == 1 {
+        let unit = if g.minor >= 2 { 512 } else { 256 };
+        let per_block = round_up(round_up(warps_per_block, 2) * 32 * regs, unit);
+        g.regs_per_sm as u64 / per_block
+    } else {
+        let per_warp = round_up(regs * 32, 64);
+        (g.regs_per_sm as u64 / per_warp) / round_up(warps_per_block, 2)
+    };
+    let unit = if g.major == 1 { 512 } else { 128 };
+    let allocated = round_up(
+        input.static_shared as u64 + input.dynamic_shared as u64,
+        unit,
+    );
+    let limit_shared = if allocated > g.shared_per_block as u64 {
+        0
+    } else {
+        (g.shared_per_sm as u64)
+            .checked_div(allocated)
+            .unwrap_or(i32::MAX as u64)
+    };
+    let limit_blocks = g.max_blocks_per_sm as u64;
+    let active = limit_registers
+        .min(limit_shared)
+        .min(limit_warps)
+        .min(limit_blocks);
+    let limiters = [
+        (Limiter::Warps, limit_warps),
+        (Limiter::Registers, limit_registers),
+        (Limiter::SharedMemory, limit_shared),
+        (Limiter::Blocks, limit_blocks),
+    ]
+    .into_iter()
+    .filter(|&(_, v)| v == active)
+    .map(|(l, _)| l)
+    .collect();
+    let active_warps = active * warps_per_block;
+    Occupancy {
+        active_blocks_per_sm: active as u32,
+        active_warps_per_sm: active_warps as u32,
+        occupancy_percent: (100 * active_warps / max_warps_sm) as u32,
+        limiters,
+        limit_warps: limit_warps as u32,
+        limit_registers: limit_registers.min(u32::MAX as u64) as u32,
+        limit_shared: limit_shared.min(u32::MAX as u64) as u32,
+        limit_blocks: limit_blocks as u32,
+    }
+}
+
 /// `cudaOccMaxActiveBlocksPerMultiprocessor` with default state and attributes.
 pub fn occupancy(g: &GpuLimits, input: &OccupancyInput) -> Occupancy {
+    if g.major < 3 {
+        return legacy_occupancy(g, input);
+    }
     let block = input.block_threads.max(1) as u64;
     let warps_per_block = div_up(block, g.warp_size as u64);
     let max_warps_sm = (g.max_threads_per_sm / g.warp_size) as u64;

@@ -167,6 +167,8 @@ pub(super) struct Model<'a> {
     pub classes: ClassInfo,
     /// Issue slots per scheduler per cycle (2 with dual issue).
     pub width: u32,
+    /// Cycles between a scheduler's issues (`Scheduler::issue_interval`).
+    pub issue_interval: u64,
     pub mem: MemorySystem,
     pub report: TimingReport,
     pub cfg: &'a SimConfig,
@@ -227,6 +229,7 @@ pub fn simulate<G: GridExec>(
         program,
         costs,
         classes,
+        issue_interval: arch.scheduler.issue_interval.max(1) as u64,
         width: match arch.scheduler.dual_issue {
             DualIssue::None => 1,
             DualIssue::Independent => arch.scheduler.issue_width,

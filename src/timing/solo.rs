@@ -4,7 +4,8 @@
 //! model would issue it, with the same stall reasons charged.
 //!
 //! It applies only where running a scheduler ahead of its SM's other
-//! schedulers (and of the other SMs) cannot be observed: single issue; no
+//! schedulers (and of the other SMs) cannot be observed: single issue
+//! every cycle; no
 //! CTA left to place (new warps could arrive); none of the scheduler's
 //! warps at a barrier (a release could file one); and only instructions
 //! whose cost does not depend on state the SM's schedulers share (no
@@ -41,7 +42,7 @@ impl Model<'_> {
         grid: &mut G,
         now: u64,
     ) -> Result<(u64, usize), G::Fault> {
-        if self.width != 1 || self.placing || !self.cfg.run_ahead {
+        if self.width != 1 || self.issue_interval != 1 || self.placing || !self.cfg.run_ahead {
             return Ok((now, slot));
         }
         let sched = &sm.scheds[s];
