@@ -1,10 +1,13 @@
 //! The sectored, set-associative LRU cache the memory model uses for each
 //! SM's L1 and for the L2: a tag per line and, per sector of the line, a
-//! valid bit, a dirty bit and the cycle its data arrives (a sector being
-//! fetched is valid with a later arrival: a second miss to it waits for the
-//! first, as an MSHR merge does). Only the sectors a miss needs are
-//! fetched; what the owner does on a miss, a store or an eviction is the
-//! memory model's (`memory.rs`).
+//! valid bit and a dirty bit; sectors being fetched are valid with a later
+//! arrival (a second miss to one waits for the first, as an MSHR merge
+//! does). Only the sectors a miss needs are fetched; what the owner does on
+//! a miss, a store or an eviction is the memory model's (`memory.rs`).
+//!
+//! A way is 16 bytes (the tag and the line's state), so that a 50 MB L2's
+//! sets cost little to create as the kernel touches them; ways are kept
+//! most recently used first.
 
 /// Sectors per line at most (128-byte lines of 32-byte sectors).
 pub const MAX_SECTORS: usize = 4;
@@ -12,18 +15,56 @@ pub const MAX_SECTORS: usize = 4;
 /// The state of one cached line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Line {
-    /// Sectors holding data (or being fetched: `ready` says when).
+    /// Sectors holding data (or being fetched: `pending`).
     pub valid: u8,
     /// Sectors written and not yet written back (a dirty sector may be
-    /// partly written: valid tells whether the rest is there).
+    /// partly written: `valid` tells whether the rest is there).
     pub dirty: u8,
-    /// Per sector: the cycle its data is there.
-    pub ready: [u64; MAX_SECTORS],
+    /// Sectors whose data arrives at `ready` (the latest of the fetches
+    /// that overlapped).
+    pending: u8,
+    /// The cycle the pending sectors' data arrives, up to 2^32 - 1 (past
+    /// that cycle, fetches in flight count as arrived).
+    ready: u32,
+}
+
+impl Line {
+    /// When the data of the sectors in `bits` is there (0: long since).
+    #[inline]
+    pub fn ready(&self, bits: u8) -> u64 {
+        if self.pending & bits != 0 {
+            self.ready as u64
+        } else {
+            0
+        }
+    }
+
+    /// The sectors in `bits` become valid, their data arriving at `ready`;
+    /// `now`: the current cycle (fetches that arrived by then are done).
+    #[inline]
+    pub fn fill(&mut self, bits: u8, ready: u64, now: u64) {
+        let ready = ready.min(u32::MAX as u64) as u32;
+        self.valid |= bits;
+        if (self.ready as u64) <= now {
+            self.pending = bits;
+            self.ready = ready;
+        } else {
+            self.pending |= bits;
+            self.ready = self.ready.max(ready);
+        }
+    }
+}
+
+/// A way: the line's tag (line address + 1; 0 = empty) and state.
+#[derive(Clone, Copy, Debug, Default)]
+struct Way {
+    tag: u64,
+    line: Line,
 }
 
 /// A set-associative cache with LRU replacement over `line`-byte lines.
-/// Tags live in chunks of sets allocated on first touch, so a 50 MB L2
-/// costs nothing until used.
+/// Sets live in chunks allocated on first touch, so a 50 MB L2 costs
+/// nothing until used.
 #[derive(Clone, Debug)]
 pub struct Cache {
     sets: usize,
@@ -35,19 +76,8 @@ pub struct Cache {
     reciprocal: u64,
     ways: usize,
     shift: u32,
-    /// Chunks of `CHUNK` sets.
-    chunks: Vec<Option<Box<Chunk>>>,
-    /// The LRU clock: a way's stamp is the clock of its last use.
-    clock: u64,
-}
-
-/// `CHUNK` sets of `ways` ways: tags (line address + 1; 0 = empty), last
-/// use, and line state.
-#[derive(Clone, Debug)]
-struct Chunk {
-    tags: Box<[u64]>,
-    stamps: Box<[u64]>,
-    lines: Box<[Line]>,
+    /// Chunks of `CHUNK` sets x `ways` ways, each set most recent first.
+    chunks: Vec<Option<Box<[Way]>>>,
 }
 
 const CHUNK: usize = 64;
@@ -64,7 +94,6 @@ impl Cache {
             ways,
             shift: line.trailing_zeros(),
             chunks: vec![None; sets.div_ceil(CHUNK)],
-            clock: 0,
         }
     }
 
@@ -89,33 +118,26 @@ impl Cache {
         }
     }
 
-    /// The chunk and the index of the first way of `addr`'s set.
+    /// The ways of `line`'s set, most recent first.
     #[inline]
-    fn set(&mut self, line: u64) -> (&mut Chunk, usize) {
+    fn set(&mut self, line: u64) -> &mut [Way] {
         let set = self.set_of(line);
         let w = self.ways;
-        let chunk = self.chunks[set / CHUNK].get_or_insert_with(|| {
-            Box::new(Chunk {
-                tags: vec![0; CHUNK * w].into(),
-                stamps: vec![0; CHUNK * w].into(),
-                lines: vec![Line::default(); CHUNK * w].into(),
-            })
-        });
-        (chunk, (set % CHUNK) * w)
+        let chunk =
+            self.chunks[set / CHUNK].get_or_insert_with(|| vec![Way::default(); CHUNK * w].into());
+        let at = (set % CHUNK) * w;
+        &mut chunk[at..at + w]
     }
 
     /// The line holding `addr`, made the most recently used; `None` when
     /// absent (nothing changes then).
     #[inline]
     pub fn find(&mut self, addr: u64) -> Option<&mut Line> {
-        let line = addr >> self.shift;
-        let w = self.ways;
-        self.clock += 1;
-        let clock = self.clock;
-        let (chunk, at) = self.set(line);
-        let way = position(&chunk.tags[at..at + w], line + 1)?;
-        chunk.stamps[at + way] = clock;
-        Some(&mut chunk.lines[at + way])
+        let tag = (addr >> self.shift) + 1;
+        let ways = self.set(tag - 1);
+        let i = position(ways, tag)?;
+        ways[..=i].rotate_right(1);
+        Some(&mut ways[0].line)
     }
 
     /// The line holding `addr`, allocated (in the least recently used way,
@@ -123,54 +145,51 @@ impl Cache {
     /// of the line it evicted (`Line::default()` when none was).
     #[inline]
     pub fn get(&mut self, addr: u64) -> (&mut Line, Line) {
-        let line = addr >> self.shift;
-        let w = self.ways;
-        self.clock += 1;
-        let clock = self.clock;
-        let (chunk, at) = self.set(line);
-        let tag = line + 1;
-        let (way, evicted) = match position(&chunk.tags[at..at + w], tag) {
-            Some(way) => (way, Line::default()),
+        let tag = (addr >> self.shift) + 1;
+        let ways = self.set(tag - 1);
+        let evicted = match position(ways, tag) {
+            Some(i) => {
+                ways[..=i].rotate_right(1);
+                Line::default()
+            }
             None => {
-                let stamps = &chunk.stamps[at..at + w];
-                let mut victim = 0;
-                for (i, &s) in stamps.iter().enumerate() {
-                    if s < stamps[victim] {
-                        victim = i;
-                    }
-                }
-                let evicted = if chunk.tags[at + victim] == 0 {
+                ways.rotate_right(1);
+                let old = ways[0];
+                ways[0] = Way {
+                    tag,
+                    line: Line::default(),
+                };
+                if old.tag == 0 {
                     Line::default()
                 } else {
-                    chunk.lines[at + victim]
-                };
-                chunk.tags[at + victim] = tag;
-                chunk.lines[at + victim] = Line::default();
-                (victim, evicted)
+                    old.line
+                }
             }
         };
-        chunk.stamps[at + way] = clock;
-        (&mut chunk.lines[at + way], evicted)
+        (&mut ways[0].line, evicted)
     }
 }
 
 /// The way holding `tag` (tags in a set are distinct).
 #[inline]
-fn position(tags: &[u64], tag: u64) -> Option<usize> {
+fn position(ways: &[Way], tag: u64) -> Option<usize> {
+    if ways[0].tag == tag {
+        return Some(0);
+    }
     // The presets' associativities get a branch-free match mask.
-    let mask = match tags.len() {
-        4 => match_mask::<4>(tags.try_into().unwrap(), tag),
-        16 => match_mask::<16>(tags.try_into().unwrap(), tag),
-        _ => return tags.iter().position(|&t| t == tag),
+    let mask = match ways.len() {
+        4 => match_mask::<4>(ways.try_into().unwrap(), tag),
+        16 => match_mask::<16>(ways.try_into().unwrap(), tag),
+        _ => return ways.iter().position(|w| w.tag == tag),
     };
     (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
 
 #[inline]
-fn match_mask<const N: usize>(tags: &[u64; N], tag: u64) -> u32 {
+fn match_mask<const N: usize>(ways: &[Way; N], tag: u64) -> u32 {
     let mut found = 0u32;
-    for (i, &t) in tags.iter().enumerate() {
-        found |= ((t == tag) as u32) << i;
+    for (i, w) in ways.iter().enumerate() {
+        found |= ((w.tag == tag) as u32) << i;
     }
     found
 }
@@ -227,12 +246,12 @@ mod tests {
                 list.insert(0, line);
                 if k % 3 == 0 {
                     // A lookup that does not allocate.
-                    let found = cache.find(line * 32).map(|l| l.ready[0]);
+                    let found = cache.find(line * 32).map(|l| l.ready(1));
                     assert_eq!(found.is_some(), hit, "{ways}-way, line {line}");
                     if !hit {
                         // Put it back as the reference list has it.
                         let (l, _) = cache.get(line * 32);
-                        l.ready[0] = line;
+                        l.fill(1, line, 0);
                     }
                     if let Some(r) = found {
                         assert_eq!(r, line, "the line keeps its state");
@@ -241,16 +260,16 @@ mod tests {
                 }
                 let (l, old) = cache.get(line * 32);
                 if hit {
-                    assert_eq!(l.ready[0], line, "{ways}-way, line {line}: a hit");
+                    assert_eq!(l.ready(1), line, "{ways}-way, line {line}: a hit");
                 } else {
-                    assert_eq!(l.ready[0], 0, "a new line starts empty");
+                    assert_eq!(l.ready(1), 0, "a new line starts empty");
                     assert_eq!(
-                        old.ready[0],
+                        old.ready(1),
                         evicted.unwrap_or(0),
                         "{ways}-way, line {line}: the evicted line's state"
                     );
                 }
-                l.ready[0] = line;
+                l.fill(1, line, 0);
             }
         }
     }

@@ -130,6 +130,8 @@ pub struct MemorySystem {
     /// addresses.
     txns: Vec<(u64, u32)>,
     remapped: [u64; 32],
+    /// No access earlier than this cycle will come (`advance`).
+    floor: u64,
     /// Scratch for a global access's distinct sectors (not cleared).
     sectors: [u64; 64],
     /// Scratch: bytes written per sector (one bit per byte), for stores.
@@ -188,17 +190,25 @@ impl MemorySystem {
             bank_bytes: m.shared_bank_bytes.max(1) as u64,
             txns: Vec::new(),
             remapped: [0; 32],
+            floor: 0,
             sectors: [0; 64],
             written: [0; 64],
         }
     }
 
-    /// No access earlier than cycle `now` will come (every SM is past it).
+    /// No access earlier than cycle `now` will come (every SM is past it):
+    /// the servers forget what is behind it when next booked.
     pub fn advance(&mut self, now: u64) {
+        self.floor = now;
         self.dram.advance(now);
-        for s in &mut self.slices {
-            s.advance(now);
-        }
+    }
+
+    /// Books `cost` cycles of L2 slice `slice` from `t`; returns the wait.
+    #[inline]
+    fn slice_book(&mut self, slice: usize, t: u64, cost: f64) -> u64 {
+        let s = &mut self.slices[slice];
+        s.advance(self.floor);
+        s.book(t, cost)
     }
 
     /// A global (or local) access by the lanes of `mask` at `addrs`, `size`
@@ -373,13 +383,12 @@ impl MemorySystem {
     fn load_sector(&mut self, sm: &mut SmMemory, use_l1: bool, sector: u64, t: u64) -> u64 {
         let addr = sector << self.sector_shift;
         let bit = 1u8 << self.slot(sector);
-        let i = self.slot(sector);
         if use_l1 {
             if let Some(l1) = sm.l1.as_mut() {
                 if let Some(line) = l1.find(addr) {
                     if line.valid & bit != 0 {
                         self.stats.l1_hits += 1;
-                        return (t + self.l1_latency as u64).max(line.ready[i]);
+                        return (t + self.l1_latency as u64).max(line.ready(bit));
                     }
                 }
                 self.stats.l1_misses += 1;
@@ -391,8 +400,7 @@ impl MemorySystem {
         if use_l1 {
             if let Some(l1) = sm.l1.as_mut() {
                 let (line, evicted) = l1.get(addr);
-                line.valid |= bit;
-                line.ready[i] = ready;
+                line.fill(bit, ready, t);
                 let held = line.valid;
                 self.l1_evicted(&mut sm.port_free, addr, evicted, t);
                 if self.l1_fill_line {
@@ -404,8 +412,7 @@ impl MemorySystem {
                             let r = self.l2_read(sm, first + s, t);
                             last = last.max(r);
                             if let Some(line) = sm.l1.as_mut().and_then(|l1| l1.find(addr)) {
-                                line.valid |= 1 << s;
-                                line.ready[s as usize] = r;
+                                line.fill(1 << s, r, t);
                             }
                         }
                     }
@@ -458,10 +465,9 @@ impl MemorySystem {
     fn l2_read(&mut self, sm: &mut SmMemory, sector: u64, t: u64) -> u64 {
         let t = self.port(&mut sm.port_free, t);
         let slice = self.slice_of(sector);
-        let t = t + self.slices[slice].book(t, self.slice_cost);
+        let t = t + self.slice_book(slice, t, self.slice_cost);
         let addr = sector << self.sector_shift;
-        let i = self.slot(sector);
-        let bit = 1u8 << i;
+        let bit = 1u8 << self.slot(sector);
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_sectors += 1;
             return t + self.dram_latency as u64 + self.dram.read(t);
@@ -469,13 +475,12 @@ impl MemorySystem {
         let (line, evicted) = l2.get(addr);
         if line.valid & bit != 0 {
             self.stats.l2_hits += 1;
-            return (t + self.l2_latency as u64).max(line.ready[i]);
+            return (t + self.l2_latency as u64).max(line.ready(bit));
         }
         self.stats.l2_misses += 1;
         self.stats.dram_sectors += 1;
         let ready = t + self.dram_latency as u64 + self.dram.read(t);
-        line.valid |= bit;
-        line.ready[i] = ready;
+        line.fill(bit, ready, t);
         self.write_back(evicted, t);
         ready
     }
@@ -501,15 +506,13 @@ impl MemorySystem {
         t: u64,
     ) -> u64 {
         let addr = sector << self.sector_shift;
-        let i = self.slot(sector);
-        let bit = 1u8 << i;
+        let bit = 1u8 << self.slot(sector);
         if let Some(l1) = sm.l1.as_mut() {
             if local {
                 // Local memory is write-back in the L1.
                 let (line, evicted) = l1.get(addr);
                 if full || line.valid & bit != 0 {
                     line.valid |= bit;
-                    line.ready[i] = line.ready[i].max(t);
                     line.dirty |= bit;
                     self.l1_evicted(&mut sm.port_free, addr, evicted, t);
                     return t + self.l1_latency as u64;
@@ -521,7 +524,6 @@ impl MemorySystem {
                 // Write-through; the copy in L1 is updated in place.
                 if full {
                     line.valid |= bit;
-                    line.ready[i] = line.ready[i].max(t);
                 }
             }
         }
@@ -533,10 +535,9 @@ impl MemorySystem {
     /// returns when the slice has taken it.
     fn l2_write(&mut self, sector: u64, full: bool, t: u64) -> u64 {
         let slice = self.slice_of(sector);
-        let t = t + self.slices[slice].book(t, self.slice_cost);
+        let t = t + self.slice_book(slice, t, self.slice_cost);
         let addr = sector << self.sector_shift;
-        let i = self.slot(sector);
-        let bit = 1u8 << i;
+        let bit = 1u8 << self.slot(sector);
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_writes += 1;
             self.dram.write(t, 1);
@@ -546,7 +547,6 @@ impl MemorySystem {
         line.dirty |= bit;
         if full {
             line.valid |= bit;
-            line.ready[i] = line.ready[i].max(t);
         }
         self.write_back(evicted, t);
         t + self.l2_latency as u64
@@ -577,10 +577,9 @@ impl MemorySystem {
         let t = self.port(&mut sm.port_free, t);
         let slice = self.slice_of(sector);
         let cost = self.atomic_cost * lanes as f64;
-        let t = t + self.slices[slice].book(t, cost);
+        let t = t + self.slice_book(slice, t, cost);
         let addr = sector << self.sector_shift;
-        let i = self.slot(sector);
-        let bit = 1u8 << i;
+        let bit = 1u8 << self.slot(sector);
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_sectors += 1;
             self.stats.dram_writes += 1;
@@ -591,13 +590,12 @@ impl MemorySystem {
         let (line, evicted) = l2.get(addr);
         let ready = if line.valid & bit != 0 {
             self.stats.l2_hits += 1;
-            (t + self.l2_latency as u64).max(line.ready[i])
+            (t + self.l2_latency as u64).max(line.ready(bit))
         } else {
             self.stats.l2_misses += 1;
             self.stats.dram_sectors += 1;
             let r = t + self.dram_latency as u64 + self.dram.read(t);
-            line.valid |= bit;
-            line.ready[i] = r;
+            line.fill(bit, r, t);
             r
         };
         line.dirty |= bit;
