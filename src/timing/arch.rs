@@ -213,6 +213,13 @@ pub struct Memory {
     /// Writes a channel drains per turnaround (its write queue's batch).
     #[serde(default = "write_batch")]
     pub dram_write_batch: u32,
+    /// Bytes of consecutive addresses one channel holds before the next.
+    #[serde(default = "interleave")]
+    pub dram_interleave_bytes: u32,
+    /// Whether higher address bits are hashed into the channel (Fermi on),
+    /// or channels take the interleaving units in turn (CC 1.x).
+    #[serde(default)]
+    pub dram_hashed: bool,
 }
 
 fn one() -> u32 {
@@ -225,6 +232,10 @@ fn one_f64() -> f64 {
 
 fn write_batch() -> u32 {
     32
+}
+
+fn interleave() -> u32 {
+    256
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -473,6 +484,10 @@ impl Arch {
             ("memory.l2_atomic_cycles", m.l2_atomic_cycles),
             ("memory.dram_channels", m.dram_channels as f64),
             ("memory.dram_write_batch", m.dram_write_batch as f64),
+            (
+                "memory.dram_interleave_bytes",
+                m.dram_interleave_bytes as f64,
+            ),
         ] {
             positive(what, v)?;
         }
@@ -507,6 +522,9 @@ impl Arch {
         }
         if m.coalescing != Coalescing::Sectors && (m.l1_kib != 0 || m.l2_kib != 0) {
             return Err("memory.coalescing: the half-warp rules are for GPUs without data caches (l1_kib = l2_kib = 0)".into());
+        }
+        if !m.dram_interleave_bytes.is_power_of_two() {
+            return Err("memory.dram_interleave_bytes must be a power of two".into());
         }
         if m.line_bytes / m.sector_bytes.max(1) > super::cache::MAX_SECTORS as u32 {
             return Err(format!(
@@ -607,6 +625,44 @@ mod tests {
             let (major, minor) = a.cc().unwrap();
             let g = GpuLimits::builtin(&format!("sm_{major}{minor}")).unwrap();
             assert_eq!(a.limits(), g, "{name}: [occupancy] differs from the rules");
+        }
+    }
+
+    /// Keys with defaults (for users' files written before them) are given
+    /// explicitly, with a source, by every built-in chip preset.
+    #[test]
+    fn chip_presets_state_every_key() {
+        let keys = [
+            "issue_interval",
+            "shared_bank_width_bytes",
+            "shared_half_warp",
+            "coalescing",
+            "l1_fill",
+            "shared_cycles_per_pass",
+            "l1_mshrs",
+            "sm_l2_bytes_per_cycle",
+            "l2_slices",
+            "l2_slice_bytes_per_cycle",
+            "l2_atomic_cycles",
+            "dram_refresh_fraction",
+            "dram_ecc_fraction",
+            "dram_channels",
+            "dram_turnaround_ns",
+            "dram_write_batch",
+            "dram_interleave_bytes",
+            "dram_hashed",
+        ];
+        for (name, text) in PRESETS {
+            if text.contains("\nbase = ") {
+                continue;
+            }
+            for k in keys {
+                assert!(
+                    text.lines()
+                        .any(|l| l.trim_start().starts_with(&format!("{k} ="))),
+                    "{name}.toml does not give {k}"
+                );
+            }
         }
     }
 

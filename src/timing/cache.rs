@@ -55,6 +55,13 @@ impl Line {
     }
 }
 
+/// A line a cache evicted: its address and state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Evicted {
+    pub addr: u64,
+    pub line: Line,
+}
+
 /// A way: the line's tag (line address + 1; 0 = empty) and state.
 #[derive(Clone, Copy, Debug, Default)]
 struct Way {
@@ -141,16 +148,17 @@ impl Cache {
     }
 
     /// The line holding `addr`, allocated (in the least recently used way,
-    /// empty) when absent, and made the most recently used; with the state
-    /// of the line it evicted (`Line::default()` when none was).
+    /// empty) when absent, and made the most recently used; with the line it
+    /// evicted (its address and state; a default, clean line when none was).
     #[inline]
-    pub fn get(&mut self, addr: u64) -> (&mut Line, Line) {
-        let tag = (addr >> self.shift) + 1;
+    pub fn get(&mut self, addr: u64) -> (&mut Line, Evicted) {
+        let shift = self.shift;
+        let tag = (addr >> shift) + 1;
         let ways = self.set(tag - 1);
         let evicted = match position(ways, tag) {
             Some(i) => {
                 ways[..=i].rotate_right(1);
-                Line::default()
+                Evicted::default()
             }
             None => {
                 ways.rotate_right(1);
@@ -160,9 +168,12 @@ impl Cache {
                     line: Line::default(),
                 };
                 if old.tag == 0 {
-                    Line::default()
+                    Evicted::default()
                 } else {
-                    old.line
+                    Evicted {
+                        addr: (old.tag - 1) << shift,
+                        line: old.line,
+                    }
                 }
             }
         };
@@ -264,7 +275,7 @@ mod tests {
                 } else {
                     assert_eq!(l.ready(1), 0, "a new line starts empty");
                     assert_eq!(
-                        old.ready(1),
+                        old.line.ready(1),
                         evicted.unwrap_or(0),
                         "{ways}-way, line {line}: the evicted line's state"
                     );
@@ -282,7 +293,7 @@ mod tests {
         c.get(128).0.valid = 1;
         assert!(c.find(0).is_some());
         let (_, evicted) = c.get(256); // evicts 128
-        assert_eq!(evicted.valid, 1);
+        assert_eq!((evicted.addr, evicted.line.valid), (128, 1));
         assert!(c.find(0).is_some());
         assert!(c.find(128).is_none());
     }

@@ -1,7 +1,13 @@
-//! DRAM bandwidth: sectors served one after another (`server.rs`) at the
-//! bandwidth the device sustains, which is less than its nominal bandwidth
-//! (pins × data rate) by what the preset's mechanisms take:
+//! DRAM bandwidth: the device's channels, each serving sectors one after
+//! another (`server.rs`) at its share of the bandwidth the device sustains,
+//! which is less than its nominal bandwidth (pins × data rate) by what the
+//! preset's mechanisms take:
 //!
+//! - **channels and interleaving**: addresses are spread over the channels
+//!   in `dram_interleave_bytes` units, in turn (CC 1.x: 256-byte partitions,
+//!   so accesses that stride by a multiple of channels × 256 bytes all queue
+//!   at one channel, the "partition camping" of NVIDIA's transpose study) or
+//!   hashed with higher address bits (Fermi on), which spreads strides;
 //! - **refresh**: each bank is unavailable `tRFC` out of every `tREFI`;
 //!   the preset gives the fraction of time lost;
 //! - **in-band ECC**: where ECC is enabled on memory without side-band check
@@ -10,73 +16,100 @@
 //! - **read/write turnaround**: a channel's bus turns around between reads
 //!   and writes; controllers queue writes and drain them in batches
 //!   (`dram_write_batch` per channel), each batch costing a turnaround
-//!   (`dram_turnaround_ns`). Over `dram_channels` channels working in
-//!   parallel, each written sector thus costs its transfer plus
-//!   `turnaround / (batch × channels)` of the device's time. Reads pay
-//!   nothing extra, so a read-only stream gets more bandwidth than a copy.
+//!   (`dram_turnaround_ns`). Reads pay nothing extra, so a read-only stream
+//!   gets more bandwidth than a copy.
 //!
-//! Writes are booked when a batch is complete (they delay the reads that
-//! arrive after them, as a drain does), so a kernel's last partial batch is
-//! not booked: it drains after the kernel on a GPU too.
+//! Writes are booked when a channel's batch is complete (they delay the
+//! reads that arrive after them, as a drain does), so a kernel's last
+//! partial batches are not booked: they drain after the kernel on a GPU too.
 
 use super::arch::Arch;
 use super::server::Server;
 
 pub struct Dram {
-    server: Server,
-    /// Device cycles per sector read.
+    channels: Vec<Channel>,
+    /// Cycles of a channel per sector read.
     read_cost: f64,
-    /// Device cycles per sector written, turnaround share included.
-    write_cost: f64,
-    /// Sectors written since the last booked batch.
-    pending: u64,
-    /// Sectors per booked batch (batch per channel × channels).
+    /// Cycles of a channel per batch of writes: the turnaround.
+    turnaround: f64,
+    /// Writes per batch of a channel.
     batch: u64,
+    interleave_shift: u32,
+    hashed: bool,
+    /// No request earlier than this cycle will come.
+    floor: u64,
+}
+
+#[derive(Clone, Default)]
+struct Channel {
+    server: Server,
+    /// Sectors written since the channel's last booked batch.
+    pending: u64,
 }
 
 impl Dram {
     pub fn new(arch: &Arch) -> Dram {
         let m = &arch.memory;
-        // Bytes per SM cycle at the nominal bandwidth.
-        let bytes_per_cycle = m.dram_bandwidth_gbs * 1e3 / arch.chip.clock_mhz;
+        let channels = m.dram_channels.max(1) as usize;
+        // Bytes per SM cycle of one channel at the nominal bandwidth.
+        let bytes_per_cycle = m.dram_bandwidth_gbs * 1e3 / arch.chip.clock_mhz / channels as f64;
         let available = (1.0 - m.dram_refresh_fraction) * (1.0 - m.dram_ecc_fraction);
-        let read_cost = m.sector_bytes as f64 / (bytes_per_cycle * available);
-        let turnaround = m.dram_turnaround_ns * arch.chip.clock_mhz / 1e3;
-        let batch = m.dram_write_batch.max(1) as u64 * m.dram_channels.max(1) as u64;
         Dram {
-            server: Server::new(),
-            read_cost,
-            write_cost: read_cost + turnaround / batch as f64,
-            pending: 0,
-            batch,
+            channels: vec![Channel::default(); channels],
+            read_cost: m.sector_bytes as f64 / (bytes_per_cycle * available),
+            turnaround: m.dram_turnaround_ns * arch.chip.clock_mhz / 1e3,
+            batch: m.dram_write_batch.max(1) as u64,
+            interleave_shift: m.dram_interleave_bytes.max(1).trailing_zeros(),
+            hashed: m.dram_hashed,
+            floor: 0,
         }
     }
 
-    /// A sector read arriving at cycle `now`; returns the cycles it waits.
-    pub fn read(&mut self, now: u64) -> u64 {
-        self.server.book(now, self.read_cost)
+    /// The channel holding `addr`.
+    #[inline]
+    fn channel(&mut self, addr: u64) -> &mut Channel {
+        let unit = addr >> self.interleave_shift;
+        let n = self.channels.len() as u64;
+        let c = if self.hashed {
+            (unit ^ (unit >> 7) ^ (unit >> 14) ^ (unit >> 21)) % n
+        } else {
+            unit % n
+        };
+        let floor = self.floor;
+        let ch = &mut self.channels[c as usize];
+        ch.server.advance(floor);
+        ch
     }
 
-    /// A read of `sectors` sectors (one transaction) arriving at `now`;
-    /// returns the cycles it waits.
-    pub fn read_sectors(&mut self, now: u64, sectors: f64) -> u64 {
-        self.server.book(now, self.read_cost * sectors)
+    /// A sector read at `addr` arriving at cycle `now`; returns the cycles
+    /// it waits.
+    pub fn read(&mut self, addr: u64, now: u64) -> u64 {
+        let cost = self.read_cost;
+        self.channel(addr).server.book(now, cost)
     }
 
-    /// `n` sectors written at cycle `now` (write-backs: nothing waits for
-    /// them, but they take the device's time from later reads).
-    pub fn write(&mut self, now: u64, n: u64) {
-        self.pending += n;
-        if self.pending >= self.batch {
-            let sectors = self.pending;
-            self.pending = 0;
-            self.server.book(now, sectors as f64 * self.write_cost);
+    /// A read of `sectors` sectors at `addr` (one transaction) arriving at
+    /// `now`; returns the cycles it waits.
+    pub fn read_sectors(&mut self, addr: u64, now: u64, sectors: f64) -> u64 {
+        let cost = self.read_cost * sectors;
+        self.channel(addr).server.book(now, cost)
+    }
+
+    /// `n` sectors written at `addr` at cycle `now` (write-backs: nothing
+    /// waits for them, but they take the channel's time from later reads).
+    pub fn write(&mut self, addr: u64, now: u64, n: u64) {
+        let (batch, cost, turnaround) = (self.batch, self.read_cost, self.turnaround);
+        let ch = self.channel(addr);
+        ch.pending += n;
+        if ch.pending >= batch {
+            let sectors = std::mem::take(&mut ch.pending);
+            ch.server.book(now, sectors as f64 * cost + turnaround);
         }
     }
 
     /// No request earlier than `now` will come.
     pub fn advance(&mut self, now: u64) {
-        self.server.advance(now);
+        self.floor = now;
     }
 }
 
@@ -96,16 +129,33 @@ mod tests {
         m.dram_turnaround_ns = 64.0 / 1.41; // 64 cycles
         m.dram_write_batch = 8;
         m.dram_channels = 2;
+        m.dram_interleave_bytes = 256;
+        m.dram_hashed = false;
         let mut d = Dram::new(&arch);
-        // 1000 reads at once: the last waits 999 x 1.25 cycles.
-        let waits: Vec<u64> = (0..1000).map(|_| d.read(0)).collect();
-        assert_eq!(*waits.last().unwrap(), (999.0 * 1.25f64) as u64);
-        // 1600 writes (100 batches of 16) then a read: each write costs
-        // 1.25 + 64 / 16 = 5.25 cycles.
-        for _ in 0..1600 {
-            d.write(0, 1);
+        // Two channels of half a sector per cycle: a sector takes 2 cycles
+        // of its channel, 2.5 with refresh. 1000 reads of channel 0: the
+        // last waits 999 x 2.5 cycles.
+        let waits: Vec<u64> = (0..1000).map(|_| d.read(0, 0)).collect();
+        assert_eq!(*waits.last().unwrap(), (999.0 * 2.5f64) as u64);
+        // Channel 1 is free.
+        assert_eq!(d.read(256, 0), 0);
+        // 800 writes to channel 0 (100 batches of 8) then a read: each
+        // write costs 2.5 + 64 / 8 = 10.5 cycles.
+        for _ in 0..800 {
+            d.write(512, 0, 1);
         }
-        let wait = d.read(0);
-        assert_eq!(wait, (1000.0 * 1.25 + 1600.0 * 5.25) as u64);
+        let wait = d.read(0, 0);
+        assert_eq!(wait, (1000.0 * 2.5 + 800.0 * 10.5) as u64);
+        // Strides of channels x 256 bytes camp on one channel; hashed
+        // interleaving spreads them.
+        let camped: Vec<u64> = (0..64)
+            .map(|k| d.read(1 << 20 | k * 512, 100_000))
+            .collect();
+        assert!(camped[63] >= 63 * 2);
+        arch.memory.dram_hashed = true;
+        arch.memory.dram_channels = 8;
+        let mut d = Dram::new(&arch);
+        let spread: Vec<u64> = (0..64).map(|k| d.read(k * 2048, 0)).collect();
+        assert!(spread.iter().max().unwrap() < &(64 * 4), "{spread:?}");
     }
 }

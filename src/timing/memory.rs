@@ -35,7 +35,7 @@ use std::collections::BinaryHeap;
 
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
-use super::cache::{Cache, Line};
+use super::cache::{Cache, Evicted};
 use super::coalesce::{half_warp_transactions, unique_sectors};
 use super::dram::Dram;
 use super::server::Server;
@@ -313,18 +313,18 @@ impl MemorySystem {
         let start = now.max(sm.pipe_free);
         sm.pipe_free = start + n as u64;
         let mut done = start;
-        for (k, &(_, bytes)) in txns.iter().enumerate() {
+        for (k, &(addr, bytes)) in txns.iter().enumerate() {
             let sectors = (bytes as u64).div_ceil(self.sector_bytes as u64);
             self.stats.sectors += sectors;
             let t = start + k as u64;
             if kind != Kind::Store {
                 self.stats.dram_sectors += sectors;
-                let wait = self.dram.read_sectors(t, sectors as f64);
+                let wait = self.dram.read_sectors(addr, t, sectors as f64);
                 done = done.max(t + self.dram_latency as u64 + wait);
             }
             if kind != Kind::Load {
                 self.stats.dram_writes += sectors;
-                self.dram.write(t, sectors);
+                self.dram.write(addr, t, sectors);
                 done = done.max(t);
             }
         }
@@ -402,7 +402,7 @@ impl MemorySystem {
                 let (line, evicted) = l1.get(addr);
                 line.fill(bit, ready, t);
                 let held = line.valid;
-                self.l1_evicted(&mut sm.port_free, addr, evicted, t);
+                self.l1_evicted(&mut sm.port_free, evicted, t);
                 if self.l1_fill_line {
                     // The whole line comes in (Fermi): its other sectors too.
                     let per_line = 1u64 << (self.line_shift - self.sector_shift);
@@ -470,7 +470,7 @@ impl MemorySystem {
         let bit = 1u8 << self.slot(sector);
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_sectors += 1;
-            return t + self.dram_latency as u64 + self.dram.read(t);
+            return t + self.dram_latency as u64 + self.dram.read(addr, t);
         };
         let (line, evicted) = l2.get(addr);
         if line.valid & bit != 0 {
@@ -479,7 +479,7 @@ impl MemorySystem {
         }
         self.stats.l2_misses += 1;
         self.stats.dram_sectors += 1;
-        let ready = t + self.dram_latency as u64 + self.dram.read(t);
+        let ready = t + self.dram_latency as u64 + self.dram.read(addr, t);
         line.fill(bit, ready, t);
         self.write_back(evicted, t);
         ready
@@ -487,11 +487,11 @@ impl MemorySystem {
 
     /// Writes the dirty sectors of a line evicted from the L2 back to DRAM.
     #[inline]
-    fn write_back(&mut self, evicted: Line, t: u64) {
-        if evicted.dirty != 0 {
-            let n = evicted.dirty.count_ones() as u64;
+    fn write_back(&mut self, evicted: Evicted, t: u64) {
+        if evicted.line.dirty != 0 {
+            let n = evicted.line.dirty.count_ones() as u64;
             self.stats.dram_writes += n;
-            self.dram.write(t, n);
+            self.dram.write(evicted.addr, t, n);
         }
     }
 
@@ -514,12 +514,12 @@ impl MemorySystem {
                 if full || line.valid & bit != 0 {
                     line.valid |= bit;
                     line.dirty |= bit;
-                    self.l1_evicted(&mut sm.port_free, addr, evicted, t);
+                    self.l1_evicted(&mut sm.port_free, evicted, t);
                     return t + self.l1_latency as u64;
                 }
                 // A partial write of a sector not in L1: through to the L2.
                 line.dirty &= !bit;
-                self.l1_evicted(&mut sm.port_free, addr, evicted, t);
+                self.l1_evicted(&mut sm.port_free, evicted, t);
             } else if let Some(line) = l1.find(addr) {
                 // Write-through; the copy in L1 is updated in place.
                 if full {
@@ -540,7 +540,7 @@ impl MemorySystem {
         let bit = 1u8 << self.slot(sector);
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_writes += 1;
-            self.dram.write(t, 1);
+            self.dram.write(addr, t, 1);
             return t;
         };
         let (line, evicted) = l2.get(addr);
@@ -554,18 +554,16 @@ impl MemorySystem {
 
     /// Dirty sectors of a line evicted from an L1 (local memory) go to the
     /// L2 through the SM's port.
-    fn l1_evicted(&mut self, port_free: &mut f64, addr: u64, evicted: Line, t: u64) {
-        if evicted.dirty == 0 {
+    fn l1_evicted(&mut self, port_free: &mut f64, evicted: Evicted, t: u64) {
+        let dirty = evicted.line.dirty;
+        if dirty == 0 {
             return;
         }
-        // The evicted line is another line of the same set; its address is
-        // not kept, so its write-back is charged to this one's (the same
-        // slice cost and DRAM traffic as any other line).
-        let base = (addr >> self.line_shift) << (self.line_shift - self.sector_shift);
+        let base = evicted.addr >> self.sector_shift;
         for s in 0..(1 << (self.line_shift - self.sector_shift)) {
-            if evicted.dirty & (1 << s) != 0 {
+            if dirty & (1 << s) != 0 {
                 let t = self.port(port_free, t);
-                self.l2_write(base + s as u64, evicted.valid & (1 << s) != 0, t);
+                self.l2_write(base + s as u64, evicted.line.valid & (1 << s) != 0, t);
             }
         }
     }
@@ -583,8 +581,8 @@ impl MemorySystem {
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_sectors += 1;
             self.stats.dram_writes += 1;
-            let ready = t + self.dram_latency as u64 + self.dram.read(t);
-            self.dram.write(t, 1);
+            let ready = t + self.dram_latency as u64 + self.dram.read(addr, t);
+            self.dram.write(addr, t, 1);
             return ready;
         };
         let (line, evicted) = l2.get(addr);
@@ -594,7 +592,7 @@ impl MemorySystem {
         } else {
             self.stats.l2_misses += 1;
             self.stats.dram_sectors += 1;
-            let r = t + self.dram_latency as u64 + self.dram.read(t);
+            let r = t + self.dram_latency as u64 + self.dram.read(addr, t);
             line.fill(bit, r, t);
             r
         };
