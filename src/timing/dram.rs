@@ -149,7 +149,7 @@ mod tests {
         // Strides of channels x 256 bytes camp on one channel; hashed
         // interleaving spreads them.
         let camped: Vec<u64> = (0..64)
-            .map(|k| d.read(1 << 20 | k * 512, 100_000))
+            .map(|k| d.read((1 << 20) | (k * 512), 100_000))
             .collect();
         assert!(camped[63] >= 63 * 2);
         arch.memory.dram_hashed = true;
