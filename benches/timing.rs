@@ -5,7 +5,10 @@
 //! per sample the warp-instructions, both median wall times and the timed
 //! rate in million warp-instructions per second, then the totals; with
 //! `--sampling`, also the error of `--sample-waves 1` against full
-//! simulation on a 4-SM preset where the samples span several waves.
+//! simulation on a 4-SM preset where the samples span several waves; with
+//! `--sass`, the timed launches use SASS costs from the committed sidecars
+//! (the rate then counts folded warp-instructions too: the model steps
+//! through every op).
 //!
 //! Run: `RAYON_NUM_THREADS=1 taskset -c 0 cargo bench --bench timing`
 //! (figures in docs/performance.md).
@@ -16,7 +19,7 @@ mod common;
 use std::time::Duration;
 
 use common::samples::Sample;
-use warpjit::runtime::{Engine, TimingOptions};
+use warpjit::runtime::{Costs, Engine, TimingOptions};
 use warpjit::timing::Arch;
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -38,7 +41,8 @@ fn main() {
         .position(|a| a == "--filter")
         .and_then(|i| args.get(i + 1))
         .cloned();
-    let t = TimingOptions::new(Arch::builtin("sm_80").unwrap());
+    let sass = args.iter().any(|a| a == "--sass");
+    let base = TimingOptions::new(Arch::builtin("sm_80").unwrap());
     // Figures depend on the host: name it with them.
     println!("host: {}\n", host_cpu());
     println!(
@@ -49,11 +53,17 @@ fn main() {
         (0u64, Duration::ZERO, Duration::ZERO);
     for sample in Sample::matching(filter.as_deref()) {
         let ptx = sample.ptx_files()[0].clone();
+        let mut t = base.clone();
+        if sass {
+            let table = warpjit::sass::read_sidecar(&ptx, &common::read(&ptx)).expect("a sidecar");
+            t.costs = Costs::Sass(std::sync::Arc::new(table));
+        }
         // Warm up (and skip samples that fault by design).
         let (_, observed) = sample.run_with(&ptx, Engine::Jit, Some(&t));
-        let Some(report) = observed.timing else {
+        let Some(mut report) = observed.timing else {
             continue;
         };
+        report.warp_instructions += report.folded_instructions;
         let mut plain = Vec::new();
         let mut timed = Vec::new();
         for _ in 0..reps {

@@ -40,6 +40,18 @@ enum Command {
     },
     /// Launch a kernel: `warpjit run k.ptx --grid 4 --block 256 --arg in:a.bin --arg out:4096:c.bin --arg u32:1024`.
     Run(Box<RunArgs>),
+    /// Compile PTX files with ptxas and disassemble them with nvdisasm: SASS per PTX line for `--costs sass`.
+    Sass {
+        /// PTX files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write each file's table beside it (`FILE.ptx.sass.json`), as the corpus commits them.
+        #[arg(long)]
+        write: bool,
+        /// Print the disassembly (`nvdisasm -c -g`: SASS with the PTX line of each group) instead.
+        #[arg(long, conflicts_with = "write")]
+        disasm: bool,
+    },
     /// Print a built-in timing preset (TOML) to copy and edit for `--arch-file`.
     Preset {
         /// sm_35 sm_52 sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90.
@@ -191,7 +203,7 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
         shared_bytes: a.shared,
     };
     let kernel_name = dev.ir(m).functions[kernel].name.clone();
-    let timing = a.timing.options(&kernel_name)?;
+    let timing = a.timing.options(&kernel_name, &a.file, &text)?;
     let result = match &timing {
         Some(t) => dev
             .launch_timed(m, kernel, cfg, &prepared.params, t)
@@ -272,6 +284,11 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run(a) => run_kernel(*a),
+        Command::Sass {
+            files,
+            write,
+            disasm,
+        } => timing_cli::sass(&files, write, disasm),
         Command::Preset { name } => match warpjit::timing::arch::Arch::builtin_text(&name) {
             Some(text) => {
                 print!("{text}");

@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use warpjit::runtime::TimingOptions;
+use std::sync::Arc;
+
+use warpjit::runtime::{Costs, TimingOptions};
+use warpjit::sass;
 use warpjit::timing::{diagram, regs, Arch, TimingReport};
 
 #[derive(clap::Args, Default)]
@@ -36,6 +39,18 @@ pub struct TimingArgs {
     /// Also write the diagram as a self-contained HTML/SVG page.
     #[arg(long, value_name = "PATH")]
     pub diagram_html: Option<PathBuf>,
+    /// Issue costs: `sass` (ptxas's instructions per PTX line: ptxas and nvdisasm, else the sidecar FILE.ptx.sass.json), `ptx` (the PTX's), `auto` (SASS where available).
+    #[arg(long, value_enum, default_value_t = CostArg::Auto)]
+    pub costs: CostArg,
+}
+
+/// `--costs`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CostArg {
+    #[default]
+    Auto,
+    Sass,
+    Ptx,
 }
 
 fn pair(s: &str, what: &str) -> Result<(u64, u64)> {
@@ -49,8 +64,14 @@ fn pair(s: &str, what: &str) -> Result<(u64, u64)> {
 }
 
 impl TimingArgs {
-    /// The timing options, or `None` when the launch is not timed.
-    pub fn options(&self, kernel: &str) -> Result<Option<TimingOptions>> {
+    /// The timing options, or `None` when the launch is not timed; `ptx`
+    /// and `text` are the module's file and text (for its SASS).
+    pub fn options(
+        &self,
+        kernel: &str,
+        ptx: &std::path::Path,
+        text: &str,
+    ) -> Result<Option<TimingOptions>> {
         let arch = match (&self.timing, &self.arch_file) {
             (Some(name), _) => Arch::builtin(name)?,
             (None, Some(path)) => {
@@ -61,6 +82,16 @@ impl TimingArgs {
             (None, None) => return Ok(None),
         };
         let mut t = TimingOptions::new(arch);
+        let mode = match self.costs {
+            CostArg::Auto => sass::CostMode::Auto,
+            CostArg::Sass => sass::CostMode::Sass,
+            CostArg::Ptx => sass::CostMode::Ptx,
+        };
+        let found = sass::resolve(Some(ptx), text, mode)?;
+        t.costs = match found.table {
+            Some(table) => Costs::Sass(Arc::new(table)),
+            None => Costs::Ptx(found.note),
+        };
         t.sample_waves = self.sample_waves;
         if let Some(n) = self.regs {
             t.regs = Some((n, "--regs".into()));
@@ -105,4 +136,63 @@ impl TimingArgs {
         }
         Ok(())
     }
+}
+
+/// `warpjit sass FILE...`: each file's SASS summary (and its sidecar with
+/// `write`); exit status 1 when a file could not be compiled.
+pub fn sass(files: &[PathBuf], write: bool, disasm: bool) -> Result<std::process::ExitCode> {
+    let tools = sass::tools::discover().map_err(anyhow::Error::msg)?;
+    let mut failed = 0;
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let name = path.display().to_string();
+        if disasm {
+            let source = warpjit::front::SourceFile::new(name.clone(), text);
+            let module = warpjit::front::parse(&source).map_err(|d| anyhow::anyhow!("{d}"))?;
+            match sass::compile(&source, &module, &tools) {
+                Ok(c) => print!("{}", c.disassembly),
+                Err(e) => {
+                    failed += 1;
+                    println!("{name}: skipped: {e}");
+                }
+            }
+            continue;
+        }
+        match sass::generate(&name, &text, &tools) {
+            Ok(table) => {
+                let kernels: Vec<String> = table
+                    .kernels
+                    .iter()
+                    .map(|(k, v)| match v.regs {
+                        Some(r) => format!("{k} ({r} registers)"),
+                        None => k.clone(),
+                    })
+                    .collect();
+                println!(
+                    "{name}: SASS {} (ptxas {}), {} instructions ({} unattributed) on {} PTX lines; {}",
+                    table.arch,
+                    table.ptxas,
+                    table.instructions,
+                    table.unattributed,
+                    table.lines.len(),
+                    kernels.join(", ")
+                );
+                if write {
+                    let out = sass::sidecar_path(path);
+                    std::fs::write(&out, sass::sidecar::to_json(&table))
+                        .with_context(|| format!("cannot write {}", out.display()))?;
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("{name}: skipped: {e}");
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    })
 }

@@ -11,7 +11,7 @@ pub mod args;
 pub mod memory;
 pub mod printf;
 pub mod timed;
-pub use timed::TimingOptions;
+pub use timed::{Costs, TimingOptions};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -96,6 +96,10 @@ struct LoadedModule {
     compiled_timing: OnceLock<Result<jit::CompiledModule, String>>,
     /// The timing model's instruction table, built on the first timed launch.
     timing_program: OnceLock<crate::timing::program::Program>,
+    /// The same with SASS costs, for the table (its PTX hash and
+    /// architecture) it was built from.
+    sass_program:
+        std::sync::Mutex<Option<(String, std::sync::Arc<crate::timing::program::Program>)>>,
     /// Per function: the registers warps must start with at zero.
     zeroed_regs: Vec<Vec<ir::Reg>>,
 }
@@ -238,6 +242,7 @@ impl Device {
             compiled: OnceLock::new(),
             compiled_timing: OnceLock::new(),
             timing_program: OnceLock::new(),
+            sass_program: std::sync::Mutex::new(None),
             zeroed_regs,
         });
         Ok(ModuleId(self.modules.len() - 1))

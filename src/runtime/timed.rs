@@ -7,12 +7,14 @@
 //! normal launch, untimed, and the cycles are extrapolated.
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
 use crate::error::Error;
 use crate::interp::{self, Access, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
 use crate::ir::{FuncId, OpKind, Space, Terminator};
+use crate::timing::costs::{self, SassTable};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
 use crate::timing::memory::Kind;
 use crate::timing::occupancy::{occupancy, OccupancyInput};
@@ -20,10 +22,23 @@ use crate::timing::program::Program;
 use crate::timing::sim::{simulate, SimConfig};
 use crate::timing::{regs, Arch, TimingReport};
 
+/// Where a timed launch's issue costs come from.
+#[derive(Clone, Debug)]
+pub enum Costs {
+    /// The PTX model: each op's class and cost from the IR. The text, shown
+    /// in the report, says why when SASS was asked for and not found.
+    Ptx(String),
+    /// ptxas's SASS per PTX line (`timing::costs`, `crate::sass`); its
+    /// register counts serve occupancy unless `regs` is given.
+    Sass(Arc<SassTable>),
+}
+
 /// How to time a launch.
 #[derive(Clone, Debug)]
 pub struct TimingOptions {
     pub arch: Arch,
+    /// Issue costs: the PTX model unless a SASS table is given.
+    pub costs: Costs,
     /// Registers per thread and where the number came from; estimated
     /// from the IR when absent.
     pub regs: Option<(u32, String)>,
@@ -43,6 +58,7 @@ impl TimingOptions {
     pub fn new(arch: Arch) -> TimingOptions {
         TimingOptions {
             arch,
+            costs: Costs::Ptx(String::new()),
             regs: None,
             sample_waves: None,
             diagram_warps: Vec::new(),
@@ -248,9 +264,14 @@ impl Device {
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
         let arch = &t.arch;
-        let (regs_per_thread, regs_source) = match &t.regs {
-            Some((n, src)) => (*n, src.clone()),
-            None => (regs::estimate(&lm.ir, kernel), "estimate".to_string()),
+        let from_ptxas = match &t.costs {
+            Costs::Sass(table) => table.kernels.get(&f.name).and_then(|k| k.regs),
+            Costs::Ptx(_) => None,
+        };
+        let (regs_per_thread, regs_source) = match (&t.regs, from_ptxas) {
+            (Some((n, src)), _) => (*n, src.clone()),
+            (None, Some(n)) => (n, "ptxas".to_string()),
+            (None, None) => (regs::estimate(&lm.ir, kernel), "estimate".to_string()),
         };
         let block_threads = cfg.block.iter().product::<u32>();
         let static_shared = lm.ir.static_shared_of(kernel);
@@ -278,15 +299,39 @@ impl Device {
         let (code, mut compile_time) = self.code(lm, true)?;
         // The instruction table is the module's, built on its first timed
         // launch and counted as compilation, not as the timed launch.
-        let program = lm.timing_program.get_or_init(|| {
-            let built = Instant::now();
-            let source = &lm.source;
-            let p = Program::build(&lm.ir, &|offset| {
-                source.line_col(offset as usize).line as u32
-            });
-            compile_time += built.elapsed();
-            p
-        });
+        let source = &lm.source;
+        let line_of = |offset: u32| source.line_col(offset as usize).line as u32;
+        let sass_program;
+        let (program, costs_text) = match &t.costs {
+            Costs::Ptx(why) if why.is_empty() => (None, "PTX".to_string()),
+            Costs::Ptx(why) => (None, format!("PTX ({why})")),
+            Costs::Sass(table) => {
+                let key = format!("{} {}", table.ptx_hash, table.arch);
+                let mut cached = lm.sass_program.lock().unwrap_or_else(|e| e.into_inner());
+                sass_program = match cached.as_ref() {
+                    Some((k, p)) if *k == key => p.clone(),
+                    _ => {
+                        let built = Instant::now();
+                        let mut p = Program::build(&lm.ir, &line_of);
+                        costs::apply(&lm.ir, &mut p, table, &crate::jit::plan::is_deferrable);
+                        compile_time += built.elapsed();
+                        let p = Arc::new(p);
+                        *cached = Some((key, p.clone()));
+                        p
+                    }
+                };
+                (Some(&*sass_program), table.describe(&f.name))
+            }
+        };
+        let program = match program {
+            Some(p) => p,
+            None => lm.timing_program.get_or_init(|| {
+                let built = Instant::now();
+                let p = Program::build(&lm.ir, &line_of);
+                compile_time += built.elapsed();
+                p
+            }),
+        };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicBool::new(false);
@@ -342,6 +387,7 @@ impl Device {
         timing.blocks_per_sm = occ.active_blocks_per_sm;
         timing.regs_per_thread = regs_per_thread;
         timing.regs_source = regs_source;
+        timing.costs = costs_text;
         Ok((report, timing))
     }
 }

@@ -70,10 +70,14 @@ impl Model<'_> {
                         break;
                     }
                 }
-                let r = if self.issue_within_unit(sm, sm_index, s, slot, now) {
-                    0
+                let r = if !self.program.folds {
+                    if self.issue_within_unit(sm, sm_index, s, slot, now) {
+                        0
+                    } else {
+                        self.issue(sm, sm_index, s, slot, grid, now)?
+                    }
                 } else {
-                    self.issue(sm, sm_index, s, slot, grid, now)?
+                    self.issue_next(sm, sm_index, s, slot, grid, now)?
                 };
                 retired_here += r;
                 if r > 0 {
@@ -214,6 +218,10 @@ impl Model<'_> {
         from_mem: bool,
     ) {
         let ic = ctx.ic;
+        if ic.cost == 0 {
+            self.book_folded(ctx, now, latency, from_mem);
+            return;
+        }
         let unit = &mut sched.units[ic.class as usize & 7];
         if dispatch > 1 {
             unit.busy_until = now + dispatch as u64;

@@ -36,7 +36,8 @@ impl MemClass {
 #[derive(Clone, Debug)]
 pub struct Instr {
     pub class: UnitClass,
-    /// Hardware instructions this op stands for.
+    /// Hardware instructions this op stands for; 0 when folded (SASS
+    /// costs, `timing::costs`: no instruction of its own, no issue slot).
     pub cost: u16,
     pub mem: MemClass,
     /// Registers read (guard included), then written: `regs[srcs.0..srcs.1]`.
@@ -47,6 +48,11 @@ pub struct Instr {
     /// A fall-through into the next block: no hardware instruction, so it
     /// executes without taking an issue slot.
     pub free: bool,
+    /// With `cost` 0 (folded, `timing::costs`): it issues right after the
+    /// instruction before it, which it may as it only reads and writes the
+    /// warp's registers (or is a branch); other folded instructions wait
+    /// until the warp is picked again.
+    pub drain: bool,
     /// 1-based PTX line.
     pub line: u32,
     /// The op's ordinal in its function (terminators included), for labels.
@@ -64,6 +70,9 @@ pub struct Program {
     base: Vec<Vec<u32>>,
     /// Registers per function (scoreboard size).
     pub reg_counts: Vec<usize>,
+    /// Some instruction is folded (cost 0, `timing::costs`): the cycle
+    /// model's paths for them are taken only then.
+    pub folds: bool,
 }
 
 fn class_of(unit: Unit, kind: &OpKind) -> (UnitClass, MemClass) {
@@ -101,6 +110,7 @@ impl Program {
             regs: Vec::new(),
             base: Vec::new(),
             reg_counts: Vec::new(),
+            folds: false,
         };
         for (_, f) in module.functions.iter() {
             let mut bases = Vec::with_capacity(f.blocks.len());
@@ -128,6 +138,7 @@ impl Program {
                         dsts: (d0, p.regs.len() as u32),
                         barrier: matches!(op.kind, OpKind::Bar { .. }),
                         free: false,
+                        drain: false,
                         line: line_of(op.span.start),
                         ordinal,
                         block_ops: b.ops.len() as u32,
@@ -149,6 +160,7 @@ impl Program {
                     dsts: (d0, d0),
                     barrier: false,
                     free: b.term.falls_through(bid),
+                    drain: false,
                     line: line_of(b.term_span.start),
                     ordinal,
                     block_ops: b.ops.len() as u32,

@@ -110,6 +110,13 @@ pub struct TimingReport {
     pub warp_instructions: u64,
     /// Hardware instructions (micro-ops weighted by their issue cost).
     pub hw_instructions: u64,
+    /// Warp-instructions that issued folded: ops with no SASS instruction
+    /// of their own (SASS costs, `timing::costs`); not in the counts above.
+    pub folded_instructions: u64,
+    /// Where the issue costs came from: "PTX" (and why, when SASS was
+    /// asked for), or "SASS sm_80 (ptxas 12.9.86, ...), N instructions on
+    /// M PTX lines".
+    pub costs: String,
     pub thread_instructions: u64,
     /// Issues per unit class (`UnitClass as usize`).
     pub mix: [u64; 8],
@@ -144,6 +151,23 @@ impl TimingReport {
 
     pub fn time_us(&self) -> f64 {
         self.estimated_cycles as f64 / self.clock_mhz
+    }
+
+    /// The text report's `costs:` line.
+    fn costs_text(&self) -> String {
+        let source = if self.costs.is_empty() {
+            "PTX"
+        } else {
+            &self.costs
+        };
+        if self.folded_instructions > 0 {
+            format!(
+                "{source}; {} PTX warp-instructions folded",
+                self.folded_instructions
+            )
+        } else {
+            source.to_string()
+        }
     }
 
     fn rate(hits: u64, misses: u64) -> f64 {
@@ -188,6 +212,11 @@ impl TimingReport {
             "ipc": self.ipc(),
             "warp_instructions": self.warp_instructions,
             "hw_instructions": self.hw_instructions,
+            "folded_instructions": self.folded_instructions,
+            "costs": {
+                "model": if self.costs.starts_with("SASS") { "sass" } else { "ptx" },
+                "detail": self.costs,
+            },
             "thread_instructions": self.thread_instructions,
             "occupancy": {
                 "theoretical": self.theoretical_occupancy,
@@ -266,6 +295,7 @@ impl TimingReport {
             self.regs_per_thread,
             self.regs_source
         );
+        let _ = writeln!(s, "  costs: {}", self.costs_text());
         let total: u64 = self.stalls.iter().sum();
         let _ = write!(s, "  scheduler stalls ({total} scheduler-cycles):");
         for st in Stall::ALL {

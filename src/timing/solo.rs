@@ -38,7 +38,7 @@ impl Model<'_> {
         sm: &mut Sm<G::Cta>,
         sm_index: usize,
         s: usize,
-        mut slot: usize,
+        slot: usize,
         grid: &mut G,
         now: u64,
     ) -> Result<(u64, usize), G::Fault> {
@@ -49,6 +49,27 @@ impl Model<'_> {
         if sched.at_barrier != 0 || sched.has_ready() {
             return Ok((now, slot));
         }
+        if self.program.folds {
+            self.solo_walk::<G, true>(sm, sm_index, s, slot, grid, now)
+        } else {
+            self.solo_walk::<G, false>(sm, sm_index, s, slot, grid, now)
+        }
+    }
+
+    /// `solo_run` past its preconditions; `FOLDS`: the program has folded
+    /// instructions (`Program::folds`), which solo runs leave to the walk
+    /// where they stand first and issue after the instruction before them
+    /// where they drain (`Model::drains_next`).
+    fn solo_walk<G: GridExec, const FOLDS: bool>(
+        &mut self,
+        sm: &mut Sm<G::Cta>,
+        sm_index: usize,
+        s: usize,
+        mut slot: usize,
+        grid: &mut G,
+        now: u64,
+    ) -> Result<(u64, usize), G::Fault> {
+        let sched = &sm.scheds[s];
         // The first cycle another warp of this scheduler could issue.
         let mut rival = sched.next.0;
         let mut last = now;
@@ -62,12 +83,21 @@ impl Model<'_> {
                 break;
             }
             let ic = ctx.ic;
-            if ic.mem.from_addresses() {
+            // (A folded instruction left standing is the walk's to issue:
+            // it may take the next one with it, `Model::issue_next`.)
+            if ic.mem.from_addresses() || (FOLDS && ic.cost == 0) {
                 break;
             }
             // Its operands arrive at `ready`; its unit is free at `busy`
             // (booked only by this scheduler, never twice in one cycle).
-            let ready = ctx.ready_at;
+            // (Not before the cycle after the last issue: a warp picked at
+            // a folded instruction issued in cycle `now` without moving its
+            // next one's earliest cycle on.)
+            let ready = if FOLDS {
+                ctx.ready_at.max(last + 1)
+            } else {
+                ctx.ready_at
+            };
             let busy = sm.scheds[s].units[ic.class as usize & 7].busy_until;
             let at = ready.max(busy);
             if at >= rival {
@@ -115,6 +145,9 @@ impl Model<'_> {
             if !self.issue_within_unit(sm, sm_index, s, slot, at) {
                 let retired = self.issue(sm, sm_index, s, slot, grid, at)?;
                 debug_assert_eq!(retired, 0, "a private unit leaves the warp running");
+            }
+            if FOLDS {
+                self.solo_drain(sm, sm_index, s, slot, grid, at)?;
             }
             let ctx = sm.warps[slot].as_ref().unwrap();
             (since, stall, cur) = (at + 1, ctx.reason, ctx.cur);
@@ -204,7 +237,7 @@ impl Model<'_> {
         }
         let next = local as usize * sm.scheds.len() + s;
         let ctx = sm.warps[next].as_ref()?;
-        if ctx.state != WState::Ready {
+        if ctx.state != WState::Ready || ctx.ic.cost == 0 {
             return None;
         }
         let at = r.max(sched.units[ctx.ic.class as usize & 7].busy_until);
