@@ -257,17 +257,20 @@ impl MemorySystem {
         match kind {
             Kind::Load => {
                 let use_l1 = local || self.l1_global;
-                for i in 0..n {
-                    let sector = self.sectors[i];
-                    done = done.max(self.load_sector(sm, use_l1, sector, start));
+                let mut i = 0;
+                while i < n {
+                    let (line, bits, _, next) = self.line_run(i, n, None);
+                    done = done.max(self.load_line(sm, use_l1, line, bits, start));
+                    i = next;
                 }
             }
             Kind::Store => {
                 self.bytes_written(mask, addrs, size, n);
-                for i in 0..n {
-                    let full = self.written[i] == u64::MAX >> (64 - self.sector_bytes);
-                    let sector = self.sectors[i];
-                    done = done.max(self.store_sector(sm, local, sector, full, start));
+                let mut i = 0;
+                while i < n {
+                    let (line, bits, full, next) = self.line_run(i, n, Some(()));
+                    done = done.max(self.store_line(sm, local, line, bits, full, start));
+                    i = next;
                 }
             }
             Kind::Atomic => {
@@ -378,51 +381,76 @@ impl MemorySystem {
         (sector & ((1 << (self.line_shift - self.sector_shift)) - 1)) as usize
     }
 
-    /// A load of one sector reaching the L1 pipeline at `t`; returns the
-    /// cycle its data is in the SM.
-    fn load_sector(&mut self, sm: &mut SmMemory, use_l1: bool, sector: u64, t: u64) -> u64 {
-        let addr = sector << self.sector_shift;
-        let bit = 1u8 << self.slot(sector);
-        if use_l1 {
-            if let Some(l1) = sm.l1.as_mut() {
-                if let Some(line) = l1.find(addr) {
-                    if line.valid & bit != 0 {
-                        self.stats.l1_hits += 1;
-                        return (t + self.l1_latency as u64).max(line.ready(bit));
-                    }
-                }
-                self.stats.l1_misses += 1;
+    /// The run of the access's sectors from `i` (of `n`) that fall in one
+    /// line (they are adjacent: sectors come in first-touch order): the
+    /// line's address, the run's sectors as bits of the line, with
+    /// `written`, those fully written, and where the next run starts.
+    #[inline]
+    fn line_run(&self, i: usize, n: usize, written: Option<()>) -> (u64, u8, u8, usize) {
+        let per_line = self.line_shift - self.sector_shift;
+        let line = self.sectors[i] >> per_line;
+        let full_mask = u64::MAX >> (64 - self.sector_bytes);
+        let (mut bits, mut full, mut j) = (0u8, 0u8, i);
+        while j < n && self.sectors[j] >> per_line == line {
+            let bit = 1u8 << self.slot(self.sectors[j]);
+            bits |= bit;
+            if written.is_some() && self.written[j] == full_mask {
+                full |= bit;
             }
+            j += 1;
         }
-        let t = self.miss_slot(sm, t);
-        let ready = self.l2_read(sm, sector, t);
-        let mut last = ready;
-        if use_l1 {
+        (line << self.line_shift, bits, full, j)
+    }
+
+    /// A load of the sectors `bits` of the line at `addr`, reaching the L1
+    /// pipeline at `t`; returns the cycle their data is in the SM.
+    fn load_line(&mut self, sm: &mut SmMemory, use_l1: bool, addr: u64, bits: u8, t: u64) -> u64 {
+        let mut done = t;
+        let mut miss = bits;
+        // What the L1 holds of the line (to fetch the rest, Fermi).
+        let mut held = 0u8;
+        let l1 = if use_l1 { sm.l1.as_mut() } else { None };
+        let cached = l1.is_some();
+        if let Some(l1) = l1 {
+            if let Some(line) = l1.find(addr) {
+                held = line.valid;
+                let hit = line.valid & bits;
+                if hit != 0 {
+                    self.stats.l1_hits += hit.count_ones() as u64;
+                    done = (t + self.l1_latency as u64).max(line.ready(hit));
+                }
+                miss = bits & !hit;
+            }
+            self.stats.l1_misses += miss.count_ones() as u64;
+        }
+        if miss == 0 {
+            return done;
+        }
+        // The whole line comes in on Fermi (its missing sectors).
+        let all = ((1u32 << (1 << (self.line_shift - self.sector_shift))) - 1) as u8;
+        let fetch = if cached && self.l1_fill_line {
+            all & !held
+        } else {
+            miss
+        };
+        let mut t = t;
+        for _ in 0..fetch.count_ones() {
+            t = self.miss_slot(sm, t);
+        }
+        let ready = self.l2_read(sm, addr, fetch, t);
+        if cached {
             if let Some(l1) = sm.l1.as_mut() {
                 let (line, evicted) = l1.get(addr);
-                line.fill(bit, ready, t);
-                let held = line.valid;
+                line.fill(fetch, ready, t);
                 self.l1_evicted(&mut sm.port_free, evicted, t);
-                if self.l1_fill_line {
-                    // The whole line comes in (Fermi): its other sectors too.
-                    let per_line = 1u64 << (self.line_shift - self.sector_shift);
-                    let first = sector & !(per_line - 1);
-                    for s in 0..per_line {
-                        if held & (1 << s) == 0 {
-                            let r = self.l2_read(sm, first + s, t);
-                            last = last.max(r);
-                            if let Some(line) = sm.l1.as_mut().and_then(|l1| l1.find(addr)) {
-                                line.fill(1 << s, r, t);
-                            }
-                        }
-                    }
-                }
             }
         }
         if self.mshrs > 0 {
-            sm.mshrs.push(Reverse(last));
+            for _ in 0..fetch.count_ones() {
+                sm.mshrs.push(Reverse(ready));
+            }
         }
-        ready
+        done.max(ready)
     }
 
     /// Waits (from `t`) for a free miss slot of the SM; returns when the
@@ -442,12 +470,12 @@ impl MemorySystem {
         free
     }
 
-    /// Books a sector's worth of the SM's port from `t`; returns when the
-    /// request leaves.
+    /// Books `sectors` sectors' worth of the SM's port from `t`; returns
+    /// when the request leaves.
     #[inline]
-    fn port(&self, port_free: &mut f64, t: u64) -> u64 {
+    fn port(&self, port_free: &mut f64, t: u64, sectors: u32) -> u64 {
         let start = port_free.max(t as f64);
-        *port_free = start + self.port_cost;
+        *port_free = start + self.port_cost * sectors as f64;
         start as u64
     }
 
@@ -460,27 +488,33 @@ impl MemorySystem {
         ((line ^ (line >> 7) ^ (line >> 14)) % n) as usize
     }
 
-    /// A sector read by an SM, leaving it at `t`; returns when its data is
-    /// back in the SM.
-    fn l2_read(&mut self, sm: &mut SmMemory, sector: u64, t: u64) -> u64 {
-        let t = self.port(&mut sm.port_free, t);
-        let slice = self.slice_of(sector);
-        let t = t + self.slice_book(slice, t, self.slice_cost);
-        let addr = sector << self.sector_shift;
-        let bit = 1u8 << self.slot(sector);
+    /// The sectors `bits` of the line at `addr` read by an SM, leaving it
+    /// at `t`; returns when their data is back in the SM.
+    fn l2_read(&mut self, sm: &mut SmMemory, addr: u64, bits: u8, t: u64) -> u64 {
+        let k = bits.count_ones();
+        let t = self.port(&mut sm.port_free, t, k);
+        let slice = self.slice_of(addr >> self.sector_shift);
+        let t = t + self.slice_book(slice, t, self.slice_cost * k as f64);
         let Some(l2) = self.l2.as_mut() else {
-            self.stats.dram_sectors += 1;
-            return t + self.dram_latency as u64 + self.dram.read(addr, t);
+            self.stats.dram_sectors += k as u64;
+            return t + self.dram_latency as u64 + self.dram.read_sectors(addr, t, k as f64);
         };
         let (line, evicted) = l2.get(addr);
-        if line.valid & bit != 0 {
-            self.stats.l2_hits += 1;
-            return (t + self.l2_latency as u64).max(line.ready(bit));
+        let hit = line.valid & bits;
+        let miss = bits & !hit;
+        let mut ready = 0;
+        if hit != 0 {
+            self.stats.l2_hits += hit.count_ones() as u64;
+            ready = (t + self.l2_latency as u64).max(line.ready(hit));
         }
-        self.stats.l2_misses += 1;
-        self.stats.dram_sectors += 1;
-        let ready = t + self.dram_latency as u64 + self.dram.read(addr, t);
-        line.fill(bit, ready, t);
+        if miss != 0 {
+            let m = miss.count_ones();
+            self.stats.l2_misses += m as u64;
+            self.stats.dram_sectors += m as u64;
+            let r = t + self.dram_latency as u64 + self.dram.read_sectors(addr, t, m as f64);
+            line.fill(miss, r, t);
+            ready = ready.max(r);
+        }
         self.write_back(evicted, t);
         ready
     }
@@ -495,59 +529,57 @@ impl MemorySystem {
         }
     }
 
-    /// A store of one sector (`full`: every byte of it written) reaching
-    /// the L1 pipeline at `t`; returns when the L2 has it.
-    fn store_sector(
+    /// A store of the sectors `bits` of the line at `addr` (`full`: those
+    /// of them wholly written) reaching the L1 pipeline at `t`; returns when
+    /// the L2 (or, for local memory, the L1) has them.
+    fn store_line(
         &mut self,
         sm: &mut SmMemory,
         local: bool,
-        sector: u64,
-        full: bool,
+        addr: u64,
+        bits: u8,
+        full: u8,
         t: u64,
     ) -> u64 {
-        let addr = sector << self.sector_shift;
-        let bit = 1u8 << self.slot(sector);
+        let mut through = bits;
         if let Some(l1) = sm.l1.as_mut() {
             if local {
-                // Local memory is write-back in the L1.
+                // Local memory is write-back in the L1: sectors wholly
+                // written, or held, stay there; a partial write of a sector
+                // not held goes through to the L2.
                 let (line, evicted) = l1.get(addr);
-                if full || line.valid & bit != 0 {
-                    line.valid |= bit;
-                    line.dirty |= bit;
-                    self.l1_evicted(&mut sm.port_free, evicted, t);
+                let kept = (full | line.valid) & bits;
+                line.valid |= kept;
+                line.dirty |= kept;
+                through = bits & !kept;
+                self.l1_evicted(&mut sm.port_free, evicted, t);
+                if through == 0 {
                     return t + self.l1_latency as u64;
                 }
-                // A partial write of a sector not in L1: through to the L2.
-                line.dirty &= !bit;
-                self.l1_evicted(&mut sm.port_free, evicted, t);
             } else if let Some(line) = l1.find(addr) {
                 // Write-through; the copy in L1 is updated in place.
-                if full {
-                    line.valid |= bit;
-                }
+                line.valid |= full & bits;
             }
         }
-        let t = self.port(&mut sm.port_free, t);
-        self.l2_write(sector, full, t)
+        let t = self.port(&mut sm.port_free, t, through.count_ones());
+        self.l2_write(addr, through, full & through, t)
     }
 
-    /// A sector written into the L2 (arriving from an SM's port at `t`);
-    /// returns when the slice has taken it.
-    fn l2_write(&mut self, sector: u64, full: bool, t: u64) -> u64 {
-        let slice = self.slice_of(sector);
-        let t = t + self.slice_book(slice, t, self.slice_cost);
-        let addr = sector << self.sector_shift;
-        let bit = 1u8 << self.slot(sector);
+    /// The sectors `bits` of the line at `addr` written into the L2
+    /// (`full`: those wholly written), arriving from an SM's port at `t`;
+    /// returns when the slice has taken them.
+    fn l2_write(&mut self, addr: u64, bits: u8, full: u8, t: u64) -> u64 {
+        let k = bits.count_ones();
+        let slice = self.slice_of(addr >> self.sector_shift);
+        let t = t + self.slice_book(slice, t, self.slice_cost * k as f64);
         let Some(l2) = self.l2.as_mut() else {
-            self.stats.dram_writes += 1;
-            self.dram.write(addr, t, 1);
+            self.stats.dram_writes += k as u64;
+            self.dram.write(addr, t, k as u64);
             return t;
         };
         let (line, evicted) = l2.get(addr);
-        line.dirty |= bit;
-        if full {
-            line.valid |= bit;
-        }
+        line.dirty |= bits;
+        line.valid |= full;
         self.write_back(evicted, t);
         t + self.l2_latency as u64
     }
@@ -559,20 +591,15 @@ impl MemorySystem {
         if dirty == 0 {
             return;
         }
-        let base = evicted.addr >> self.sector_shift;
-        for s in 0..(1 << (self.line_shift - self.sector_shift)) {
-            if dirty & (1 << s) != 0 {
-                let t = self.port(port_free, t);
-                self.l2_write(base + s as u64, evicted.line.valid & (1 << s) != 0, t);
-            }
-        }
+        let t = self.port(port_free, t, dirty.count_ones());
+        self.l2_write(evicted.addr, dirty, dirty & evicted.line.valid, t);
     }
 
     /// An atomic on `lanes` lanes of one sector, reaching the L1 pipeline
     /// at `t`: performed at the L2 slice (the line fetched on a miss);
     /// returns when the old values are back in the SM.
     fn atomic_sector(&mut self, sm: &mut SmMemory, sector: u64, lanes: u32, t: u64) -> u64 {
-        let t = self.port(&mut sm.port_free, t);
+        let t = self.port(&mut sm.port_free, t, 1);
         let slice = self.slice_of(sector);
         let cost = self.atomic_cost * lanes as f64;
         let t = t + self.slice_book(slice, t, cost);
