@@ -8,6 +8,11 @@
 //! Run: `cargo bench --bench fidelity [-- --filter TEXT] [--json PATH]`
 //! (rows whose id, preset or category contains TEXT). Figures:
 //! docs/timing-model.md.
+//!
+//! `cargo bench --bench fidelity -- --run TEXT [--preset NAME]` runs every
+//! run whose name contains TEXT on one preset (default sm_80), rows or not,
+//! and prints its time, cycles, warp-instructions, occupancy, reads and how
+//! long the simulation took.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -27,6 +32,10 @@ fn main() {
     };
     let filter = opt("--filter");
     let json = opt("--json");
+    if let Some(text) = opt("--run") {
+        run_alone(&text, opt("--preset").as_deref().unwrap_or("sm_80"));
+        return;
+    }
     let runs: HashMap<String, fidelity::Run> = fidelity::runs()
         .into_iter()
         .map(|r| (r.name.clone(), r))
@@ -56,8 +65,16 @@ fn main() {
             let arch = Arch::builtin(&row.preset).map_err(|e| e.to_string())?;
             let t = std::time::Instant::now();
             let o = fidelity::run_on(run, &arch, None);
+            let sim = match &o {
+                Ok(o) => format!(
+                    " ({:.1} M warp-instructions timed in {:.1} s)",
+                    o.reports.iter().map(|r| r.warp_instructions).sum::<u64>() as f64 / 1e6,
+                    o.reports.iter().map(|r| r.wall.as_secs_f64()).sum::<f64>()
+                ),
+                Err(_) => String::new(),
+            };
             eprintln!(
-                "  ran {run_name} on {} in {:.1} s",
+                "  ran {run_name} on {} in {:.1} s{sim}",
                 row.preset,
                 t.elapsed().as_secs_f64()
             );
@@ -148,5 +165,40 @@ fn main() {
     if let Some(path) = json {
         let v = serde_json::json!({ "rows": records });
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    }
+}
+
+/// `--run TEXT`: the runs whose name contains TEXT, on `preset`.
+fn run_alone(text: &str, preset: &str) {
+    let arch = Arch::builtin(preset).unwrap_or_else(|e| panic!("{preset}: {e}"));
+    println!(
+        "{:<40} {:<10} {:>12} {:>14} {:>10} {:>7} {:>8}  reads",
+        "run", "preset", "time (us)", "cycles", "M warp-in", "blk/SM", "sim (s)"
+    );
+    for run in fidelity::runs().iter().filter(|r| r.name.contains(text)) {
+        let t = std::time::Instant::now();
+        match fidelity::run_on(run, &arch, None) {
+            Ok(o) => {
+                let mut reads: Vec<String> =
+                    o.reads.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                reads.sort();
+                println!(
+                    "{:<40} {:<10} {:>12.2} {:>14} {:>10.2} {:>7} {:>8.1}  {}",
+                    run.name,
+                    preset,
+                    o.seconds * 1e6,
+                    o.cycles,
+                    o.reports.iter().map(|r| r.warp_instructions).sum::<u64>() as f64 / 1e6,
+                    o.reports
+                        .iter()
+                        .map(|r| r.blocks_per_sm.to_string())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    t.elapsed().as_secs_f64(),
+                    reads.join(" ")
+                );
+            }
+            Err(e) => println!("{:<40} {:<10} error: {e}", run.name, preset),
+        }
     }
 }

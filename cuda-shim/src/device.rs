@@ -122,6 +122,7 @@ fn attribute(arch: &Arch, attr: c_int) -> Option<c_int> {
         83 => 1,                               // MANAGED_MEMORY
         97 => o.shared_per_block as c_int,     // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         106 => o.max_blocks_per_sm as c_int,   // MAX_BLOCKS_PER_MULTIPROCESSOR
+        111 => o.reserved_shared_per_block as c_int, // RESERVED_SHARED_MEMORY_PER_BLOCK
         115 => 0,                              // MEMORY_POOLS_SUPPORTED
         _ => return None,
     })

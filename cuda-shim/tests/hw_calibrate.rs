@@ -3,7 +3,8 @@
 //! work before a GPU is lent: two corpus samples, a BabelStream run (scaled
 //! down by the kit's `--scale 64`) and the self-test runs that use every
 //! runs.toml feature (reads of clock64 cycle counts, untimed launches,
-//! `K*sm`, buffer offsets, every fill, and a kernel fault that poisons the
+//! `K*sm` (grids, scalars, buffer sizes), `occupancy:K`, buffer offsets,
+//! every fill, and a kernel fault that poisons the
 //! context, after which a fresh worker goes on), through the kit's
 //! `--self-test` checks of its JSON. Needs python3; skipped (with a message)
 //! without it.
@@ -82,6 +83,10 @@ fn calibration_kit_runs_against_the_shim() {
         "\"id\": \"fidelity/babelstream_copy_f64\"",
         "\"id\": \"fidelity/selftest_chain_add_s32\"",
         "\"id\": \"fidelity/selftest_fma_throughput\"",
+        "\"id\": \"fidelity/selftest_occupancy\"",
+        "\"bytes_spec\": \"256*sm\"",
+        "\"bytes\": 33792,",
+        "\"shared_bytes_spec\": \"occupancy:2\"",
         "\"context_poisoned\": \"CUDA_ERROR_ILLEGAL_ADDRESS",
         "\"name\": \"warpjit (sm_90 model)\"",
         "\"sm_count\": 132",
@@ -89,9 +94,9 @@ fn calibration_kit_runs_against_the_shim() {
     ] {
         assert!(json.contains(want), "{want} not in {}", out.display());
     }
-    // 2 samples and 4 runs: all ok but the self-test's fault, after which a
+    // 2 samples and 5 runs: all ok but the self-test's fault, after which a
     // fresh worker ran the rest.
-    assert!(json.contains("\"items\": 6,"), "{json}");
-    assert!(json.contains("\"ok\": 5,"), "{json}");
+    assert!(json.contains("\"items\": 7,"), "{json}");
+    assert!(json.contains("\"ok\": 6,"), "{json}");
     assert!(json.contains("\"error\": 1,"), "{json}");
 }

@@ -101,9 +101,11 @@ absent):
       "runs_file": "ptx-samples/fidelity/runs.toml",
       "ptx": "ptx-samples/fidelity/kernels.compute_80.ptx", "ptx_sha256": "…",
       "ptx_target": "sm_80", "status": …, "error"?: …,
-      "buffers": [{"name": "a", "bytes": 268435456, "fill": "f64:0.1"}, …],
+      "buffers": [{"name": "a", "bytes": 268435456, "fill": "f64:0.1",
+                   "bytes_spec"?: "65536*sm"}, …],   # bytes resolved; the spec where not a number
       "launches": [{"kernel": "stream_dot_f64", "grid": [528, 1, 1], "block": [1024, 1, 1],
-                    "shared_bytes": 0, "args": ["buf:a", …, "u64:33554432"], "timed": true,
+                    "shared_bytes": 8192, "args": ["buf:a", …, "u64:33554432"], "timed": true,
+                    "shared_bytes_spec"?: "occupancy:2",  # shared_bytes resolved from it
                     "func": {…}}],  # "K*sm" resolved with the device's SM count
       "warmup_ms": …,               # the warm-up repetition's timed launches
       "times_ms": [...],            # per repetition: the sum of its timed launches
@@ -121,7 +123,9 @@ fidelity runs, buffer sizes and integer scalar arguments of at least 2^20 and li
 dimensions of at least 2^10 by N (where N divides them), so that the runs take less of a
 CPU's time. It is recorded in "options" and never used for real measurements.
 
---self-test builds warpjit's libcuda.so (cargo build --release -p warpjit-cuda, unless
+--self-test skips the fidelity runs marked selftest = "skip" in their runs file (runs too
+large for the shim's 1 GiB of device memory or too slow on a CPU at full size; a GPU runs
+them) and builds warpjit's libcuda.so (cargo build --release -p warpjit-cuda, unless
 --libcuda names one), puts it in a temporary directory as libcuda.so.1 on
 LD_LIBRARY_PATH, sets WARPJIT_ARCH=sm_90 (an H100-like device: compute capability 9.0,
 132 SMs), runs every item at full size with --reps 2 and short warm-ups, plus the runs of
@@ -240,13 +244,16 @@ def list_items(filters, runs_files=(RUNS_TOML,)):
     return items
 
 
-def parent_skip_reason(item):
+def parent_skip_reason(item, self_test=False):
     """Items not run at all (decided without a GPU)."""
     if item["kind"] == "sample":
         spec = json.load(open(os.path.join(item["sdir"], "sample.json")))
         if spec.get("expect_error"):
             return ("expect_error sample (a kernel that fails or hangs on purpose: nothing "
                     "to time; gpu_check.py checks it)")
+    elif self_test and item["run"].get("selftest") == "skip":
+        return ('selftest = "skip": too large or too slow for the CPU self-test (warpjit\'s '
+                "libcuda); tests/fidelity_runs.rs checks its kernels on smaller problems")
     return None
 
 
@@ -688,29 +695,47 @@ class Worker:
         if mod is None:
             return
         bufs = {}
-        for b in run.get("buffers", []):
+        for b, rb in zip(run.get("buffers", []), res["buffers"]):
             if b["name"] in bufs:
                 raise ValueError("buffer %s defined twice" % b["name"])
-            d = self.cu.alloc(b["bytes"])
-            bufs[b["name"]] = (d, b["bytes"])
+            nbytes = resolve_int(b["bytes"], self.sm)
+            if nbytes != b["bytes"]:
+                rb["bytes"], rb["bytes_spec"] = nbytes, b["bytes"]
+            d = self.cu.alloc(nbytes)
+            bufs[b["name"]] = (d, nbytes)
             cleanup.insert(0, lambda d=d: self.cu.lib.cuMemFree_v2(d))
-            fill_buffer(self.cu, d, b["bytes"], b.get("fill", "zero"))
+            fill_buffer(self.cu, d, nbytes, b.get("fill", "zero"))
         steps = []
         res["launches"] = []
         keep = []
         for la in run.get("launch", []):
             grid = [resolve_int(g, self.sm) for g in la["grid"]]
             block = [int(x) for x in la["block"]]
-            shared = int(la.get("shared_bytes", 0))
             args, params, hold = resolve_args(la.get("args", []), bufs, self.sm)
             keep.append(hold)
             func = self.cu.get_function(mod, la["kernel"])
+            spec = la.get("shared_bytes", 0)
+            target = occupancy_target(spec)
+            if target is None:
+                shared = int(spec)
+            else:
+                static = ctypes.c_int()
+                self.cu.check(self.cu.lib.cuFuncGetAttribute(ctypes.byref(static), 1, func),
+                              "cuFuncGetAttribute(SHARED_SIZE_BYTES)")
+                shared = occupancy_shared(self.device["attributes"], self.cc, target, static.value)
+                if self.cc >= (7, 0):
+                    # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: all shared memory, so
+                    # that the K blocks the computation assumes fit
+                    self.cu.check(self.cu.lib.cuFuncSetAttribute(func, 9, 100), "cuFuncSetAttribute")
             if shared > 48 * 1024:
                 self.cu.check(self.cu.lib.cuFuncSetAttribute(func, 8, shared), "cuFuncSetAttribute")
-            res["launches"].append({"kernel": la["kernel"], "grid": grid, "block": block,
-                                    "shared_bytes": shared, "args": args,
-                                    "timed": bool(la.get("timed", False)),
-                                    "func": self.cu.func_info(func, block, shared)})
+            entry = {"kernel": la["kernel"], "grid": grid, "block": block,
+                     "shared_bytes": shared, "args": args,
+                     "timed": bool(la.get("timed", False)),
+                     "func": self.cu.func_info(func, block, shared)}
+            if target is not None:
+                entry["shared_bytes_spec"] = spec
+            res["launches"].append(entry)
 
             def launch(func=func, grid=grid, block=block, shared=shared, params=params):
                 return self.cu.lib.cuLaunchKernel(func, grid[0], grid[1], grid[2], block[0],
@@ -742,6 +767,37 @@ def resolve_int(v, sm):
     if m:
         return int(m.group(1)) * sm
     return int(str(v), 0)
+
+
+def occupancy_target(spec):
+    """K of a launch's shared_bytes = "occupancy:K", else None."""
+    if isinstance(spec, int):
+        return None
+    m = re.match(r"^\s*occupancy\s*:\s*(\d+)\s*$", str(spec))
+    if not m:
+        raise ValueError('shared_bytes %r: a number or "occupancy:K"' % (spec,))
+    if int(m.group(1)) < 1:
+        raise ValueError("shared_bytes %r: K must be at least 1" % spec)
+    return int(m.group(1))
+
+
+def occupancy_shared(attrs, cc, k, static):
+    """Dynamic shared memory such that at most k blocks fit on one SM (shared_bytes =
+    "occupancy:K"): each block's allocation (static + dynamic + the memory the system
+    reserves per block, rounded up to the allocation unit) is the smallest above a
+    (k+1)-th of the SM's shared memory. As tests/common/fidelity.rs computes it."""
+    per_sm = attrs.get("MAX_SHARED_MEMORY_PER_MULTIPROCESSOR") or 0
+    reserved = attrs.get("RESERVED_SHARED_MEMORY_PER_BLOCK") or 0
+    optin = attrs.get("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN") or attrs.get("MAX_SHARED_MEMORY_PER_BLOCK") or 0
+    if per_sm <= 0:
+        raise ValueError("occupancy:%d: the device reports no shared memory per SM" % k)
+    unit = 128 if cc >= (8, 0) else 256  # cuda_occupancy.h's allocation granularity
+    per_block = -(-(per_sm // (k + 1) + 1) // unit) * unit
+    dynamic = max(per_block - reserved - static, 0)
+    if optin and dynamic + static > optin:
+        raise ValueError("occupancy:%d: %d bytes of shared memory per block exceed the device's %d"
+                         % (k, dynamic + static, optin))
+    return dynamic
 
 
 def resolve_args(args, bufs, sm):
@@ -1109,7 +1165,7 @@ def calibrate(args, env):
         doc["elapsed_s"] = round(time.time() - t0, 1)
 
     runner = Runner(items, opts, env, on_result)
-    skips = [parent_skip_reason(it) for it in items]
+    skips = [parent_skip_reason(it, args.self_test) for it in items]
     todo = [i for i, why in enumerate(skips) if not why]
     print("%d items (%d to run) with %d repetitions each; writing %s"
           % (len(items), len(todo), args.reps, args.out))
@@ -1212,6 +1268,17 @@ def validate(doc):
         if r["id"].startswith("fidelity/"):
             if not r.get("launches") or any("func" not in la for la in r["launches"]):
                 problems.append("%s: no launches" % r["id"])
+            for la in r.get("launches", []):
+                k = la.get("shared_bytes_spec") and occupancy_target(la["shared_bytes_spec"])
+                if k and (la["shared_bytes"] <= 0
+                          or la["func"].get("max_active_blocks_per_sm", 0) > k):
+                    problems.append("%s: %s: %s gave %d bytes and %s blocks per SM"
+                                    % (r["id"], la["kernel"], la["shared_bytes_spec"],
+                                       la["shared_bytes"], la["func"].get("max_active_blocks_per_sm")))
+            for b in r.get("buffers", []):
+                if "bytes_spec" in b and b["bytes"] != resolve_int(b["bytes_spec"], doc["device"]["sm_count"]):
+                    problems.append("%s: buffer %s: %s resolved to %d bytes"
+                                    % (r["id"], b["name"], b["bytes_spec"], b["bytes"]))
             for rd in r.get("reads", []):
                 if len(rd["values"]) != doc["options"]["reps"]:
                     problems.append("%s: read %s has %d values" % (r["id"], rd["name"], len(rd["values"])))
@@ -1275,7 +1342,7 @@ def main():
         args.runs = [RUNS_TOML] + ([SELFTEST_RUNS] if args.self_test else [])
     if args.list:
         for it in list_items(args.filters, args.runs):
-            why = parent_skip_reason(it)
+            why = parent_skip_reason(it, args.self_test)
             print("%-48s %s%s" % (it["id"], it.get("ptx", it.get("run", {}).get("ptx", "")),
                                   "  (skipped: %s)" % why if why else ""))
         return 0

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use warpjit::runtime::{args, Device, KernelArg, LaunchConfig, Options, TimingOptions};
+use warpjit::runtime::{args, Device, KernelArg, LaunchConfig, ModuleId, Options, TimingOptions};
+use warpjit::timing::occupancy::{occupancy, OccupancyInput};
 use warpjit::timing::{Arch, TimingReport};
 
 pub fn dir() -> PathBuf {
@@ -33,13 +34,17 @@ pub struct Run {
     pub launch: Vec<Launch>,
     #[serde(default)]
     pub read: Vec<Read>,
+    /// `"skip"`: the calibration kit's CPU self-test does not run it (too
+    /// large or slow there); the model ignores it.
+    #[serde(default)]
+    pub selftest: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Buffer {
     pub name: String,
-    pub bytes: u64,
+    pub bytes: Size,
     #[serde(default = "zero")]
     pub fill: String,
 }
@@ -55,7 +60,7 @@ pub struct Launch {
     pub grid: [Dim; 3],
     pub block: [u32; 3],
     #[serde(default)]
-    pub shared_bytes: u32,
+    pub shared_bytes: Shared,
     #[serde(default)]
     pub args: Vec<String>,
     #[serde(default)]
@@ -68,6 +73,29 @@ pub struct Launch {
 pub enum Dim {
     N(u32),
     Text(String),
+}
+
+/// A buffer's size in bytes: a number, or `"K*sm"`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Size {
+    N(u64),
+    Text(String),
+}
+
+/// A launch's dynamic shared memory: bytes, or `"occupancy:K"` (enough that
+/// at most K blocks fit on one SM of the GPU).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Shared {
+    N(u32),
+    Text(String),
+}
+
+impl Default for Shared {
+    fn default() -> Shared {
+        Shared::N(0)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -161,29 +189,181 @@ pub struct Outcome {
     pub reports: Vec<TimingReport>,
 }
 
+/// A device that runs runs one after the other (each run's PTX loaded
+/// once), and the last run's buffers, to read back.
+pub struct Session {
+    pub dev: Device,
+    modules: HashMap<String, ModuleId>,
+    /// The last run's buffers: name to (device address, bytes).
+    pub bufs: HashMap<String, (u64, u64)>,
+}
+
+impl Session {
+    /// A device of `arena_bytes` of global memory.
+    pub fn new(arena_bytes: u64) -> Session {
+        Session {
+            dev: Device::new(Options {
+                arena_bytes,
+                ..Options::default()
+            }),
+            modules: HashMap::new(),
+            bufs: HashMap::new(),
+        }
+    }
+
+    /// Runs `run` untimed (JIT, the timed launches too), with `arch`'s SM
+    /// count and shared memory for `K*sm` and `occupancy:K`, after freeing
+    /// the previous run's buffers.
+    pub fn run(&mut self, run: &Run, arch: &Arch) -> Result<(), String> {
+        self.execute(run, arch, None).map(|_| ())
+    }
+
+    /// The bytes of buffer `name`.
+    pub fn bytes(&self, name: &str) -> Vec<u8> {
+        let &(addr, len) = self
+            .bufs
+            .get(name)
+            .unwrap_or_else(|| panic!("no buffer {name}"));
+        let mut b = vec![0u8; len as usize];
+        self.dev.read(addr, &mut b).unwrap();
+        b
+    }
+
+    pub fn u32s(&self, name: &str) -> Vec<u32> {
+        self.bytes(name)
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    pub fn f32s(&self, name: &str) -> Vec<f32> {
+        self.u32s(name).into_iter().map(f32::from_bits).collect()
+    }
+
+    pub fn u64s(&self, name: &str) -> Vec<u64> {
+        self.bytes(name)
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    pub fn f64s(&self, name: &str) -> Vec<f64> {
+        self.u64s(name).into_iter().map(f64::from_bits).collect()
+    }
+}
+
+/// `"K*sm"`: K times `sms`.
+fn per_sm(t: &str, sms: u32) -> Option<u64> {
+    t.strip_suffix("*sm")
+        .and_then(|k| k.trim().parse::<u64>().ok())
+        .map(|k| k * sms as u64)
+}
+
 fn extent(d: &Dim, sms: u32) -> Result<u32, String> {
     match d {
         Dim::N(n) => Ok(*n),
-        Dim::Text(t) => t
-            .strip_suffix("*sm")
-            .and_then(|k| k.parse::<u32>().ok())
-            .map(|k| k * sms)
+        Dim::Text(t) => per_sm(t, sms)
+            .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| format!("grid extent {t:?}: a number or \"K*sm\"")),
     }
 }
 
-/// The bytes a `fill` spec gives a buffer of `bytes` bytes.
-fn fill_bytes(fill: &str, bytes: u64) -> Result<Option<Vec<u8>>, String> {
-    let n = bytes as usize;
-    let pattern: Vec<u8> = match fill.split_once(':') {
-        None if fill == "zero" => return Ok(None),
-        Some(("iota", "u32")) => {
-            let mut v = Vec::with_capacity(n);
-            for i in 0..n.div_ceil(4) as u32 {
-                v.extend_from_slice(&i.to_le_bytes());
+/// A buffer's size in bytes on a GPU of `sms` SMs.
+pub fn buffer_bytes(b: &Buffer, sms: u32) -> Result<u64, String> {
+    match &b.bytes {
+        Size::N(n) => Ok(*n),
+        Size::Text(t) => per_sm(t, sms)
+            .ok_or_else(|| format!("buffer {}: bytes {t:?}: a number or \"K*sm\"", b.name)),
+    }
+}
+
+/// The dynamic shared memory such that at most `k` blocks fit on one SM of
+/// `arch` (`shared_bytes = "occupancy:K"`): each block's allocation (the
+/// kernel's static shared memory, the dynamic part and the memory the system
+/// reserves per block, rounded up to the allocation unit) is the smallest
+/// above a (K+1)-th of the SM's shared memory. Checked against the
+/// occupancy rules (`warpjit::timing::occupancy`): shared memory must
+/// allow exactly K blocks.
+pub fn occupancy_shared(
+    arch: &Arch,
+    k: u32,
+    block_threads: u32,
+    static_shared: u32,
+) -> Result<u32, String> {
+    let o = &arch.occupancy;
+    if k == 0 {
+        return Err("occupancy:0: K must be at least 1".into());
+    }
+    let unit = o.shared_alloc_unit.max(1) as u64;
+    let per_block = (o.shared_per_sm as u64 / (k as u64 + 1) + 1).div_ceil(unit) * unit;
+    let fixed = o.reserved_shared_per_block as u64 + static_shared as u64;
+    let dynamic = per_block.saturating_sub(fixed);
+    if dynamic + static_shared as u64 > o.shared_per_block as u64 {
+        return Err(format!(
+            "occupancy:{k} on {}: {} bytes of shared memory per block exceed the {} a block may have",
+            arch.name,
+            dynamic + static_shared as u64,
+            o.shared_per_block
+        ));
+    }
+    let occ = occupancy(
+        &arch.limits(),
+        &OccupancyInput {
+            block_threads,
+            regs_per_thread: 0,
+            static_shared,
+            dynamic_shared: dynamic as u32,
+        },
+    );
+    if occ.limit_shared != k {
+        return Err(format!(
+            "occupancy:{k} on {}: {dynamic} bytes of dynamic shared memory per block let {} blocks fit by the occupancy rules, not {k}{}",
+            arch.name,
+            occ.limit_shared,
+            if occ.limit_shared == 0 {
+                " (warpjit's occupancy rules take the default per-block limit, 48 KiB, as cuda_occupancy.h does without the opt-in attribute; the model has no opt-in)"
+            } else {
+                ""
             }
-            v.truncate(n);
-            return Ok(Some(v));
+        ));
+    }
+    Ok(dynamic as u32)
+}
+
+fn shared_bytes(l: &Launch, arch: &Arch, static_shared: u32) -> Result<u32, String> {
+    match &l.shared_bytes {
+        Shared::N(n) => Ok(*n),
+        Shared::Text(t) => {
+            let k = t
+                .strip_prefix("occupancy:")
+                .and_then(|k| k.trim().parse::<u32>().ok())
+                .ok_or_else(|| format!("shared_bytes {t:?}: a number or \"occupancy:K\""))?;
+            occupancy_shared(arch, k, l.block.iter().product(), static_shared)
+        }
+    }
+}
+
+/// Fills `bytes` bytes at `addr` as `fill` says (`zero`: nothing to do, new
+/// allocations are zeroed), in pieces of at most 16 MiB.
+fn fill(dev: &Device, addr: u64, bytes: u64, fill: &str) -> Result<(), String> {
+    const PIECE: u64 = 16 << 20;
+    let pattern: Vec<u8> = match fill.split_once(':') {
+        None if fill == "zero" => return Ok(()),
+        Some(("iota", "u32")) => {
+            if bytes % 4 != 0 {
+                return Err(format!("fill {fill}: {bytes} bytes are not whole u32s"));
+            }
+            let mut at = 0;
+            while at < bytes {
+                let n = PIECE.min(bytes - at);
+                let first = (at / 4) as u32;
+                let v: Vec<u8> = (first..first + (n / 4) as u32)
+                    .flat_map(|i| i.to_le_bytes())
+                    .collect();
+                dev.write(addr + at, &v).map_err(|e| e.to_string())?;
+                at += n;
+            }
+            return Ok(());
         }
         Some(("u8", x)) => vec![x.parse::<u8>().map_err(|e| format!("{fill}: {e}"))?],
         Some(("u32", x)) => x
@@ -209,108 +389,163 @@ fn fill_bytes(fill: &str, bytes: u64) -> Result<Option<Vec<u8>>, String> {
         _ => return Err(format!("fill {fill:?}: zero, TYPE:VALUE or iota:u32")),
     };
     if pattern.iter().all(|&b| b == 0) {
-        return Ok(None);
+        return Ok(());
     }
-    Ok(Some(pattern.iter().copied().cycle().take(n).collect()))
+    if bytes % pattern.len() as u64 != 0 {
+        return Err(format!("fill {fill}: {bytes} bytes are not whole elements"));
+    }
+    let piece_len = PIECE.min(bytes) / pattern.len() as u64 * pattern.len() as u64;
+    let piece: Vec<u8> = pattern
+        .iter()
+        .copied()
+        .cycle()
+        .take(piece_len as usize)
+        .collect();
+    let mut at = 0;
+    while at < bytes {
+        let n = piece_len.min(bytes - at) as usize;
+        dev.write(addr + at, &piece[..n])
+            .map_err(|e| e.to_string())?;
+        at += n as u64;
+    }
+    Ok(())
 }
 
 /// Runs `run` on the timing model of `arch`; `regs` registers per thread
 /// (estimated from the IR when `None`).
 pub fn run_on(run: &Run, arch: &Arch, regs: Option<u32>) -> Result<Outcome, String> {
-    let sms = arch.chip.sm_count;
-    let total: u64 = run
-        .buffers
-        .iter()
-        .map(|b| b.bytes.div_ceil(256) * 256)
-        .sum();
-    let mut dev = Device::new(Options {
-        arena_bytes: (total + (64 << 20)).next_power_of_two(),
-        ..Options::default()
-    });
-    let path = dir().join(&run.ptx);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let m = dev
-        .load_ptx(&run.ptx, &text)
-        .map_err(|e| format!("{}: {e}", run.ptx))?;
-    let mut bufs = HashMap::new();
-    for b in &run.buffers {
-        let addr = dev.alloc(b.bytes).map_err(|e| format!("{}: {e}", b.name))?;
-        match fill_bytes(&b.fill, b.bytes)? {
-            Some(data) => dev.write(addr, &data).map_err(|e| e.to_string())?,
-            None => dev.memset(addr, 0, b.bytes).map_err(|e| e.to_string())?,
-        }
-        bufs.insert(b.name.clone(), (addr, b.bytes));
-    }
-    let mut out = Outcome {
-        seconds: 0.0,
-        cycles: 0,
-        reads: HashMap::new(),
-        reports: Vec::new(),
-    };
-    for l in &run.launch {
-        let k = dev
-            .kernel(m, Some(&l.kernel))
-            .map_err(|e| format!("{}: {e}", l.kernel))?;
-        let mut kargs = Vec::new();
-        for a in &l.args {
-            kargs.push(arg(a, &bufs, sms)?);
-        }
-        let params = dev.params(m, k, &kargs).map_err(|e| e.to_string())?;
-        let cfg = LaunchConfig {
-            grid: [
-                extent(&l.grid[0], sms)?,
-                extent(&l.grid[1], sms)?,
-                extent(&l.grid[2], sms)?,
-            ],
-            block: l.block,
-            shared_bytes: l.shared_bytes,
-        };
-        if l.timed {
-            let mut t = TimingOptions::new(arch.clone());
-            t.regs = regs.map(|n| (n, "run".to_string()));
-            let (_, report) = dev
-                .launch_timed(m, k, cfg, &params, &t)
-                .map_err(|e| format!("{}: {e}", l.kernel))?;
-            out.seconds += report.time_us() * 1e-6;
-            out.cycles += report.estimated_cycles;
-            out.reports.push(report);
-        } else {
-            dev.launch(m, k, cfg, &params)
-                .map_err(|e| format!("{}: {e}", l.kernel))?;
-        }
-    }
-    for r in &run.read {
-        let &(addr, bytes) = bufs
-            .get(&r.buffer)
-            .ok_or_else(|| format!("read {}: no buffer {}", r.name, r.buffer))?;
-        let size = match r.ty.as_str() {
-            "u32" | "s32" | "f32" => 4,
-            "u64" | "s64" | "f64" => 8,
-            t => return Err(format!("read {}: type {t}", r.name)),
-        };
-        if (r.index + 1) * size > bytes {
-            return Err(format!(
-                "read {}: index {} past the buffer",
-                r.name, r.index
-            ));
-        }
-        let mut b = vec![0u8; size as usize];
-        dev.read(addr + r.index * size, &mut b)
-            .map_err(|e| e.to_string())?;
-        let v = match r.ty.as_str() {
-            "u32" => u32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
-            "s32" => i32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
-            "f32" => f32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
-            "u64" => u64::from_le_bytes(b[..8].try_into().unwrap()) as f64,
-            "s64" => i64::from_le_bytes(b[..8].try_into().unwrap()) as f64,
-            _ => f64::from_le_bytes(b[..8].try_into().unwrap()),
-        };
-        out.reads.insert(r.name.clone(), v);
-    }
-    Ok(out)
+    Session::new(arena_for(run, arch)?).execute(run, arch, Some(regs))
 }
 
-fn arg(a: &str, bufs: &HashMap<String, (u64, u64)>, sms: u32) -> Result<KernelArg, String> {
+/// Runs `run` untimed on a device of its own (see `Session::run`).
+pub fn run_untimed(run: &Run, arch: &Arch) -> Result<Session, String> {
+    let mut s = Session::new(arena_for(run, arch)?);
+    s.run(run, arch)?;
+    Ok(s)
+}
+
+/// Global memory enough for `run`'s buffers.
+pub fn arena_for(run: &Run, arch: &Arch) -> Result<u64, String> {
+    let mut total = 0;
+    for b in &run.buffers {
+        total += buffer_bytes(b, arch.chip.sm_count)?.div_ceil(256) * 256 + 256;
+    }
+    Ok((total + (64 << 20)).next_power_of_two())
+}
+
+impl Session {
+    /// `timing`: `Some(regs)` to time the timed launches on `arch`.
+    fn execute(
+        &mut self,
+        run: &Run,
+        arch: &Arch,
+        timing: Option<Option<u32>>,
+    ) -> Result<Outcome, String> {
+        let sms = arch.chip.sm_count;
+        for (_, (addr, _)) in self.bufs.drain() {
+            self.dev.free(addr).map_err(|e| e.to_string())?;
+        }
+        let dev = &mut self.dev;
+        let m = match self.modules.get(&run.ptx) {
+            Some(&m) => m,
+            None => {
+                let path = dir().join(&run.ptx);
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let m = dev
+                    .load_ptx(&run.ptx, &text)
+                    .map_err(|e| format!("{}: {e}", run.ptx))?;
+                self.modules.insert(run.ptx.clone(), m);
+                m
+            }
+        };
+        let bufs = &mut self.bufs;
+        for b in &run.buffers {
+            if bufs.contains_key(&b.name) {
+                return Err(format!("buffer {} defined twice", b.name));
+            }
+            let bytes = buffer_bytes(b, sms)?;
+            let addr = dev.alloc(bytes).map_err(|e| format!("{}: {e}", b.name))?;
+            fill(dev, addr, bytes, &b.fill).map_err(|e| format!("buffer {}: {e}", b.name))?;
+            bufs.insert(b.name.clone(), (addr, bytes));
+        }
+        let mut out = Outcome {
+            seconds: 0.0,
+            cycles: 0,
+            reads: HashMap::new(),
+            reports: Vec::new(),
+        };
+        let static_shared = dev.ir(m).shared_static_size;
+        for l in &run.launch {
+            let k = dev
+                .kernel(m, Some(&l.kernel))
+                .map_err(|e| format!("{}: {e}", l.kernel))?;
+            let mut kargs = Vec::new();
+            for a in &l.args {
+                kargs.push(arg(a, bufs, sms)?);
+            }
+            let params = dev.params(m, k, &kargs).map_err(|e| e.to_string())?;
+            let cfg = LaunchConfig {
+                grid: [
+                    extent(&l.grid[0], sms)?,
+                    extent(&l.grid[1], sms)?,
+                    extent(&l.grid[2], sms)?,
+                ],
+                block: l.block,
+                shared_bytes: shared_bytes(l, arch, static_shared)
+                    .map_err(|e| format!("{}: {e}", l.kernel))?,
+            };
+            match timing {
+                Some(regs) if l.timed => {
+                    let mut t = TimingOptions::new(arch.clone());
+                    t.regs = regs.map(|n| (n, "run".to_string()));
+                    let (_, report) = dev
+                        .launch_timed(m, k, cfg, &params, &t)
+                        .map_err(|e| format!("{}: {e}", l.kernel))?;
+                    out.seconds += report.time_us() * 1e-6;
+                    out.cycles += report.estimated_cycles;
+                    out.reports.push(report);
+                }
+                _ => {
+                    dev.launch(m, k, cfg, &params)
+                        .map_err(|e| format!("{}: {e}", l.kernel))?;
+                }
+            }
+        }
+        for r in &run.read {
+            let &(addr, bytes) = bufs
+                .get(&r.buffer)
+                .ok_or_else(|| format!("read {}: no buffer {}", r.name, r.buffer))?;
+            let size = match r.ty.as_str() {
+                "u32" | "s32" | "f32" => 4,
+                "u64" | "s64" | "f64" => 8,
+                t => return Err(format!("read {}: type {t}", r.name)),
+            };
+            if (r.index + 1) * size > bytes {
+                return Err(format!(
+                    "read {}: index {} past the buffer",
+                    r.name, r.index
+                ));
+            }
+            let mut b = vec![0u8; size as usize];
+            dev.read(addr + r.index * size, &mut b)
+                .map_err(|e| e.to_string())?;
+            let v = match r.ty.as_str() {
+                "u32" => u32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                "s32" => i32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                "f32" => f32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                "u64" => u64::from_le_bytes(b[..8].try_into().unwrap()) as f64,
+                "s64" => i64::from_le_bytes(b[..8].try_into().unwrap()) as f64,
+                _ => f64::from_le_bytes(b[..8].try_into().unwrap()),
+            };
+            out.reads.insert(r.name.clone(), v);
+        }
+        Ok(out)
+    }
+}
+
+/// A launch argument of runs.toml (`buf:NAME[+BYTES]` or a scalar) as a kernel argument.
+pub fn arg(a: &str, bufs: &HashMap<String, (u64, u64)>, sms: u32) -> Result<KernelArg, String> {
     if let Some(rest) = a.strip_prefix("buf:") {
         let (name, off) = match rest.split_once('+') {
             Some((n, o)) => (n, o.parse::<u64>().map_err(|e| format!("{a}: {e}"))?),
