@@ -29,6 +29,8 @@ fn timed(
     args: &[KernelArg],
     arch: &Arch,
 ) -> TimingReport {
+    // The dot product's partial sums live in dynamic shared memory.
+    let shared_bytes = if kernel == "stream_dot_f64" { 8 * block } else { 0 };
     let k = dev.kernel(m, Some(kernel)).unwrap();
     let params = dev.params(m, k, args).unwrap();
     let mut t = TimingOptions::new(arch.clone());
@@ -36,7 +38,7 @@ fn timed(
     let cfg = LaunchConfig {
         grid: [grid, 1, 1],
         block: [block, 1, 1],
-        shared_bytes: 0,
+        shared_bytes,
     };
     dev.launch_timed(m, k, cfg, &params, &t).unwrap().1
 }

@@ -275,8 +275,15 @@ impl Device {
         };
         let block_threads = cfg.block.iter().product::<u32>();
         let static_shared = lm.ir.static_shared_of(kernel);
+        // A block with more shared memory than the default per-block limit
+        // runs only on a kernel that opted in to more (the driver refuses
+        // the launch otherwise): its occupancy is the opt-in limit's.
+        let mut limits = arch.limits();
+        if static_shared as u64 + cfg.shared_bytes as u64 > limits.shared_per_block as u64 {
+            limits.shared_per_block = limits.shared_per_block.max(limits.shared_per_block_optin);
+        }
         let occ = occupancy(
-            &arch.limits(),
+            &limits,
             &OccupancyInput {
                 block_threads,
                 regs_per_thread,
@@ -296,6 +303,22 @@ impl Device {
                 static_shared + cfg.shared_bytes
             )));
         }
+        // The L1 is what the launch's shared memory carveout leaves of the
+        // unified L1/shared memory (the driver picks the smallest carveout
+        // that holds the resident blocks' shared memory).
+        let unified = arch.memory.l1_shared_unified_kib;
+        let launch_arch;
+        let arch = if unified > 0 {
+            let carveout = limits
+                .carveout_for(occ.active_blocks_per_sm, static_shared + cfg.shared_bytes)
+                .div_ceil(1024) as u32;
+            let mut a = arch.clone();
+            a.memory.l1_kib = unified.saturating_sub(carveout).max(arch.memory.l1_kib);
+            launch_arch = a;
+            &launch_arch
+        } else {
+            arch
+        };
         let (code, mut compile_time) = self.code(lm, true)?;
         // The instruction table is the module's, built on its first timed
         // launch and counted as compilation, not as the timed launch.
@@ -383,6 +406,7 @@ impl Device {
         };
         timing.theoretical_occupancy =
             occ.active_warps_per_sm as f64 / arch.occupancy.max_warps_per_sm as f64;
+        timing.l1_kib = arch.memory.l1_kib;
         timing.limiter = limiter;
         timing.blocks_per_sm = occ.active_blocks_per_sm;
         timing.regs_per_thread = regs_per_thread;

@@ -143,7 +143,13 @@ pub struct Memory {
     /// cycles (the notes' assumed `L_M`): no caches, no DRAM queue.
     #[serde(default)]
     pub fixed_latency: Option<u32>,
+    /// L1 when the SM's shared memory takes its largest carveout.
     pub l1_kib: u32,
+    /// The L1/shared memory the two share (CC 7.0 on): a launch's L1 is
+    /// what its shared memory carveout leaves, at least `l1_kib`; 0: the
+    /// L1 is `l1_kib` whatever the launch.
+    #[serde(default)]
+    pub l1_shared_unified_kib: u32,
     pub l1_ways: u32,
     pub l1_latency: u32,
     /// Whether global loads allocate in L1 (Kepler sends them to L2).
@@ -634,6 +640,7 @@ mod tests {
     fn chip_presets_state_every_key() {
         let keys = [
             "issue_interval",
+            "l1_shared_unified_kib",
             "shared_bank_width_bytes",
             "shared_half_warp",
             "coalescing",

@@ -157,6 +157,24 @@ impl GpuLimits {
         }
     }
 
+    /// The shared memory an SM sets aside for `blocks` blocks of `bytes`
+    /// of shared memory each (static, dynamic and the reserved part): the
+    /// smallest carveout that holds them (CC 7.0 on), else the fixed
+    /// shared memory of the SM.
+    pub fn carveout_for(&self, blocks: u32, bytes: u32) -> u64 {
+        let per_block = round_up(
+            bytes as u64 + self.reserved_shared_per_block as u64,
+            self.shared_granularity() as u64,
+        );
+        let need = per_block * blocks as u64;
+        if self.major >= 7 {
+            self.align_up_carveout(need)
+                .unwrap_or(self.shared_per_sm as u64)
+        } else {
+            self.shared_per_sm as u64
+        }
+    }
+
     fn align_up_carveout(&self, size: u64) -> Option<u64> {
         let c = self.carveouts();
         if self.major == 7 && self.minor == 5 {

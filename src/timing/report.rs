@@ -126,6 +126,8 @@ pub struct TimingReport {
     pub achieved_occupancy: f64,
     pub limiter: String,
     pub blocks_per_sm: u32,
+    /// The L1 of the launch (what its shared memory carveout left).
+    pub l1_kib: u32,
     pub regs_per_thread: u32,
     /// Where the register count came from ("user", "ptxas log", "estimate").
     pub regs_source: String,
@@ -237,6 +239,7 @@ impl TimingReport {
                 "lines": m.lines,
                 "l1_hit_rate": Self::rate(m.l1_hits, m.l1_misses),
                 "l2_hit_rate": Self::rate(m.l2_hits, m.l2_misses),
+                "l1_kib": self.l1_kib,
                 "dram_sectors": m.dram_sectors,
                 "dram_writes": m.dram_writes,
                 "mshr_wait_cycles": m.mshr_wait_cycles,
@@ -320,13 +323,14 @@ impl TimingReport {
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "  memory: {} global loads, {} stores, {} atomics, {} local; {} sectors in {} lines; L1 hit {:.1}%, L2 hit {:.1}%; DRAM {} sectors read, {} written back",
+            "  memory: {} global loads, {} stores, {} atomics, {} local; {} sectors in {} lines; L1 ({} KB) hit {:.1}%, L2 hit {:.1}%; DRAM {} sectors read, {} written back",
             m.global_loads,
             m.global_stores,
             m.global_atomics,
             m.local_accesses,
             m.sectors,
             m.lines,
+            self.l1_kib,
             100.0 * Self::rate(m.l1_hits, m.l1_misses),
             100.0 * Self::rate(m.l2_hits, m.l2_misses),
             m.dram_sectors,

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use warpjit::runtime::{args, Device, KernelArg, LaunchConfig, ModuleId, Options, TimingOptions};
+use warpjit::runtime::{
+    args, Costs, Device, KernelArg, LaunchConfig, ModuleId, Options, TimingOptions,
+};
 use warpjit::timing::occupancy::{occupancy, OccupancyInput};
 use warpjit::timing::{Arch, TimingReport};
 
@@ -194,6 +196,10 @@ pub struct Outcome {
 pub struct Session {
     pub dev: Device,
     modules: HashMap<String, ModuleId>,
+    /// Per module: the issue costs of timed launches (its committed SASS
+    /// sidecar, unless `WARPJIT_FIDELITY_COSTS=ptx`; the PTX model without
+    /// one).
+    costs: HashMap<String, Costs>,
     /// The last run's buffers: name to (device address, bytes).
     pub bufs: HashMap<String, (u64, u64)>,
 }
@@ -207,6 +213,7 @@ impl Session {
                 ..Options::default()
             }),
             modules: HashMap::new(),
+            costs: HashMap::new(),
             bufs: HashMap::new(),
         }
     }
@@ -456,6 +463,13 @@ impl Session {
                     .load_ptx(&run.ptx, &text)
                     .map_err(|e| format!("{}: {e}", run.ptx))?;
                 self.modules.insert(run.ptx.clone(), m);
+                let ptx_only = std::env::var("WARPJIT_FIDELITY_COSTS").is_ok_and(|v| v == "ptx");
+                let costs = match warpjit::sass::read_sidecar(&path, &text) {
+                    Ok(table) if !ptx_only => Costs::Sass(std::sync::Arc::new(table)),
+                    Ok(_) => Costs::Ptx("WARPJIT_FIDELITY_COSTS=ptx".into()),
+                    Err(e) => Costs::Ptx(e),
+                };
+                self.costs.insert(run.ptx.clone(), costs);
                 m
             }
         };
@@ -475,11 +489,11 @@ impl Session {
             reads: HashMap::new(),
             reports: Vec::new(),
         };
-        let static_shared = dev.ir(m).shared_static_size;
         for l in &run.launch {
             let k = dev
                 .kernel(m, Some(&l.kernel))
                 .map_err(|e| format!("{}: {e}", l.kernel))?;
+            let static_shared = dev.ir(m).static_shared_of(k);
             let mut kargs = Vec::new();
             for a in &l.args {
                 kargs.push(arg(a, bufs, sms)?);
@@ -499,6 +513,9 @@ impl Session {
                 Some(regs) if l.timed => {
                     let mut t = TimingOptions::new(arch.clone());
                     t.regs = regs.map(|n| (n, "run".to_string()));
+                    if let Some(c) = self.costs.get(&run.ptx) {
+                        t.costs = c.clone();
+                    }
                     let (_, report) = dev
                         .launch_timed(m, k, cfg, &params, &t)
                         .map_err(|e| format!("{}: {e}", l.kernel))?;
