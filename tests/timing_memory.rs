@@ -30,7 +30,11 @@ fn timed(
     arch: &Arch,
 ) -> TimingReport {
     // The dot product's partial sums live in dynamic shared memory.
-    let shared_bytes = if kernel == "stream_dot_f64" { 8 * block } else { 0 };
+    let shared_bytes = if kernel == "stream_dot_f64" {
+        8 * block
+    } else {
+        0
+    };
     let k = dev.kernel(m, Some(kernel)).unwrap();
     let params = dev.params(m, k, args).unwrap();
     let mut t = TimingOptions::new(arch.clone());

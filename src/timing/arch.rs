@@ -372,6 +372,11 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("h100-pcie", include_str!("presets/h100-pcie.toml")),
     ("gtx480-oc", include_str!("presets/gtx480-oc.toml")),
     ("gtx580", include_str!("presets/gtx580.toml")),
+    ("m2090", include_str!("presets/m2090.toml")),
+    ("gtx660", include_str!("presets/gtx660.toml")),
+    ("titanv", include_str!("presets/titanv.toml")),
+    ("h200", include_str!("presets/h200.toml")),
+    ("a100-80gb", include_str!("presets/a100-80gb.toml")),
 ];
 
 impl Arch {

@@ -144,7 +144,7 @@ pub struct Row {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Metric {
     Bandwidth {
-        bytes: f64,
+        bytes: Amount,
     },
     /// In `unit`, else the row's unit.
     Time {
@@ -152,7 +152,7 @@ pub enum Metric {
     },
     /// Per second, scaled by the prefix of `unit` (else the row's unit).
     Rate {
-        count: f64,
+        count: Amount,
         unit: Option<String>,
     },
     Read {
@@ -184,6 +184,8 @@ pub fn rows() -> Vec<Row> {
 /// What a run gave on the model.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The preset's SM count (for `"K*sm"` amounts).
+    pub sms: u32,
     /// Sum of the timed launches' estimated times.
     pub seconds: f64,
     pub cycles: u64,
@@ -484,6 +486,7 @@ impl Session {
             bufs.insert(b.name.clone(), (addr, bytes));
         }
         let mut out = Outcome {
+            sms,
             seconds: 0.0,
             cycles: 0,
             reads: HashMap::new(),
@@ -587,9 +590,31 @@ pub fn arg(a: &str, bufs: &HashMap<String, (u64, u64)>, sms: u32) -> Result<Kern
 }
 
 /// The model's value of `row` from its run's outcome (not for ratios).
+/// A count of bytes or operations: a number, or `"K*sm"` (K per SM of the
+/// preset, for runs sized per SM).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Amount {
+    N(f64),
+    Text(String),
+}
+
+impl Amount {
+    pub fn eval(&self, sms: u32) -> Result<f64, String> {
+        match self {
+            Amount::N(n) => Ok(*n),
+            Amount::Text(t) => t
+                .strip_suffix("*sm")
+                .and_then(|k| k.parse::<f64>().ok())
+                .map(|k| k * sms as f64)
+                .ok_or_else(|| format!("amount {t:?}: a number or \"K*sm\"")),
+        }
+    }
+}
+
 pub fn value(row: &Row, o: &Outcome) -> Result<f64, String> {
     Ok(match &row.metric {
-        Metric::Bandwidth { bytes } => bytes / o.seconds / 1e9,
+        Metric::Bandwidth { bytes } => bytes.eval(o.sms)? / o.seconds / 1e9,
         Metric::Time { unit } => match unit.as_deref().unwrap_or(&row.unit) {
             "ms" => o.seconds * 1e3,
             "us" => o.seconds * 1e6,
@@ -605,7 +630,7 @@ pub fn value(row: &Row, o: &Outcome) -> Result<f64, String> {
                 u if u.starts_with('M') => 1e6,
                 _ => 1.0,
             };
-            count / o.seconds / scale
+            count.eval(o.sms)? / o.seconds / scale
         }
         Metric::Read { name, scale } => {
             let v = o
