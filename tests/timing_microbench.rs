@@ -169,17 +169,20 @@ fn pointer_chasing_reports_l1_l2_and_dram_latencies() {
             (l1 - want as f64).abs() <= tol,
             "{name} L1: {l1:.2} vs {want}"
         );
-        // L2: a 512 KiB ring (more than any L1, less than any L2), warmed by one lap.
-        let large = b.ring(4096, 128);
-        let l2 = b.chase(&arch, large, 4096, 256);
+        // L2: a 512 KiB ring (more than any L1), or half the L2 where that
+        // is smaller (a GTX 660 has 384 KiB), warmed by one lap.
+        let lines = (m.l2_kib as i32 * 1024 / 2 / 128).clamp(1, 4096);
+        assert!(lines * 128 > m.l1_shared_unified_kib.max(m.l1_kib) as i32 * 1024);
+        let large = b.ring(lines as u64, 128);
+        let l2 = b.chase(&arch, large, lines, 256);
         let want = l2_or_dram as f64;
         assert!((l2 - want).abs() <= tol, "{name} L2: {l2:.2} vs {want}");
         // Stride 32 over the same footprint: three of four steps share a
         // line. A sectored L1 fetches only the sector that missed, so every
         // step misses it and hits the L2; Fermi's L1 fetches the whole line,
         // so three steps of four hit it.
-        let sectors = b.ring(4 * 4096, 32);
-        let mixed = b.chase(&arch, sectors, 4 * 4096, 256);
+        let sectors = b.ring(4 * lines as u64, 32);
+        let mixed = b.chase(&arch, sectors, 4 * lines, 256);
         let want = if m.l1_fill == L1Fill::Line && m.l1_caches_global {
             (3 * m.l1_latency + m.l2_latency) as f64 / 4.0
         } else {

@@ -24,7 +24,12 @@
 
 use std::collections::BTreeMap;
 
+/// The revision of this summary's rules: part of the cache key, so that a
+/// change to them is not answered from results of the old ones.
+pub const REVISION: u32 = 3;
+
 use super::disasm::{Disassembly, SassOp};
+use crate::timing::arch::UnitClass;
 use crate::timing::costs::{KernelSass, LineSass, MemKind, SassSpace, SassTable};
 use crate::timing::regs;
 
@@ -82,7 +87,24 @@ pub fn summarize(d: &Disassembly, inputs: &Inputs) -> SassTable {
                 best = Some((per, m, counted));
             }
         }
-        let (_, m, counted) = best.expect("a line has instructions");
+        let (per, mut m, counted) = best.expect("a line has instructions");
+        // An arithmetic line ptxas unrolled inside a block whose memory
+        // instructions are not (a loop of arithmetic fully unrolled next to
+        // code that runs once, mixbench's multiply-add chains): k identical
+        // instructions (same opcode and modifiers) where the line's op
+        // makes one are k copies. A 64-bit add (IADD3, IADD3.X) or a
+        // division's sequence differ and are left whole.
+        if per >= 2.0 && !inputs.mem_lines.contains_key(&line) {
+            let first = &d.instrs[counted[0]];
+            let same = counted.iter().all(|&i| d.instrs[i].opcode == first.opcode);
+            let arithmetic = matches!(
+                first.op,
+                SassOp::Class(UnitClass::Fp32 | UnitClass::Fp64 | UnitClass::Fp16 | UnitClass::Int)
+            );
+            if same && arithmetic && per.fract() == 0.0 {
+                m *= per as u32;
+            }
+        }
         let mut entry = LineSass {
             copies: m,
             total: total as u32,
@@ -225,5 +247,48 @@ mod tests {
         let l20 = &table.lines[&20];
         assert_eq!((l20.copies, l20.mem[0].0.bytes), (1, 8));
         assert!(!table.lines.contains_key(&21));
+    }
+
+    /// A loop of arithmetic that ptxas unrolled fully, in a block whose
+    /// load runs once: each multiply-add line appears four times (four
+    /// copies), a 64-bit add's two different instructions stay one
+    /// execution's.
+    #[test]
+    fn unrolled_arithmetic_beside_a_load_counts_once() {
+        const UNROLLED: &str = r#"	.section	.text.k,"ax",@progbits
+	//## File "k.ptx", line 10
+        /*0000*/                   LDG.E R2, [R4.64] ;
+	//## File "k.ptx", line 11
+        /*0010*/                   FFMA R2, R2, R2, R3 ;
+        /*0020*/                   FFMA R2, R2, R2, R3 ;
+        /*0030*/                   FFMA R2, R2, R2, R3 ;
+        /*0040*/                   FFMA R2, R2, R2, R3 ;
+	//## File "k.ptx", line 12
+        /*0050*/                   IADD3 R6, P0, R6, 0x4, RZ ;
+        /*0060*/                   IADD3.X R7, RZ, R7, RZ, P0, !PT ;
+        /*0070*/                   EXIT ;
+"#;
+        let d = parse(UNROLLED);
+        let mut mem_lines = MemLines::new();
+        mem_lines
+            .entry(10)
+            .or_default()
+            .insert((MemKind::Load, false), 1);
+        let table = summarize(
+            &d,
+            &Inputs {
+                mem_lines: &mem_lines,
+                log: "",
+                kernels: &["k".to_string()],
+                arch: "sm_80",
+                ptxas: "12.9",
+                ptx_hash: "h",
+            },
+        );
+        let l11 = &table.lines[&11];
+        assert_eq!((l11.copies, l11.classes[UnitClass::Fp32 as usize]), (4, 4));
+        let l12 = &table.lines[&12];
+        assert_eq!(l12.copies, 1, "IADD3 and IADD3.X are one 64-bit add");
+        assert_eq!(table.lines[&10].copies, 1);
     }
 }

@@ -242,8 +242,9 @@ fn identity(p: &Path) -> String {
 pub fn cache_file(tools: &Tools, arch: &str, ptx: &str) -> Option<PathBuf> {
     let dir = cache_dir()?;
     let key = format!(
-        "{}\n{arch}\n{}\n{}\n",
+        "{} {}\n{arch}\n{}\n{}\n",
         super::sidecar::FORMAT,
+        super::summary::REVISION,
         identity(&tools.ptxas),
         identity(&tools.nvdisasm)
     );

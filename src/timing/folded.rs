@@ -55,7 +55,7 @@ impl Model<'_> {
                 return Ok(0);
             }
             let class = ctx.ic.class as usize & 7;
-            let per_cycle = self.classes.per_cycle[class];
+            let per_cycle = self.classes.at(now)[class];
             if ctx.ready_at > now || !sm.scheds[s].unit_free(class, now, per_cycle) {
                 return Ok(0);
             }

@@ -64,7 +64,7 @@ impl Model<'_> {
                         break;
                     }
                     let class = ctx.ic.class as usize;
-                    let per_cycle = self.classes.per_cycle[class & 7];
+                    let per_cycle = self.classes.at(now)[class & 7];
                     if !self.deps_ready(ctx, now) || !sm.scheds[s].unit_free(class, now, per_cycle)
                     {
                         break;
@@ -98,7 +98,7 @@ impl Model<'_> {
             // waiting warp's operands arrive.
             let mut wake = u64::MAX;
             let next = last + self.issue_interval;
-            let free = sm.scheds[s].candidates(next, &self.classes.per_cycle, &mut wake);
+            let free = sm.scheds[s].candidates(next, self.classes.at(next), &mut wake);
             sm.wake[s] = if free != 0 { next } else { wake.max(next) };
             if last > now {
                 // It ran ahead: its stall record is taken where it stands.
@@ -123,7 +123,7 @@ impl Model<'_> {
     #[inline]
     fn pick<C>(&self, sm: &Sm<C>, s: usize, now: u64, wake: &mut u64) -> Option<u32> {
         let sched = &sm.scheds[s];
-        let bits = sched.candidates(now, &self.classes.per_cycle, wake);
+        let bits = sched.candidates(now, self.classes.at(now), wake);
         if bits == 0 {
             return None;
         }

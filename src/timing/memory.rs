@@ -433,8 +433,15 @@ impl MemorySystem {
         } else {
             miss
         };
+        // A miss slot per sector fetched, or per line where the L1 fills
+        // whole lines (its MSHRs track lines).
+        let slots = if cached && self.l1_fill_line {
+            1
+        } else {
+            fetch.count_ones()
+        };
         let mut t = t;
-        for _ in 0..fetch.count_ones() {
+        for _ in 0..slots {
             t = self.miss_slot(sm, t);
         }
         let ready = self.l2_read(sm, addr, fetch, t);
@@ -446,7 +453,7 @@ impl MemorySystem {
             }
         }
         if self.mshrs > 0 {
-            for _ in 0..fetch.count_ones() {
+            for _ in 0..slots {
                 sm.mshrs.push(Reverse(ready));
             }
         }

@@ -155,9 +155,52 @@ pub(super) struct InstrCounts {
     pub threads: u64,
 }
 
-/// Per-class facts of the preset.
+/// Per-class facts of the preset: how many warp-instructions of each
+/// class one scheduler can start per cycle. A class with a multiple of 32
+/// units per scheduler starts that many each cycle; one with, say, 48
+/// (Kepler's 192 FP32 units on 4 schedulers) starts 1.5 on average, as
+/// alternating cycles of 1 and 2: `table[now % table.len()]`.
 pub(super) struct ClassInfo {
-    pub per_cycle: [u32; 8],
+    table: Vec<[u32; 8]>,
+}
+
+impl ClassInfo {
+    fn new(arch: &Arch) -> ClassInfo {
+        // Lanes per scheduler per cycle, as a rate of warps: lanes / 32.
+        let lanes: Vec<u64> = UnitClass::ALL
+            .iter()
+            .map(|&c| (arch.units_per_scheduler(c).floor() as u64).max(1))
+            .collect();
+        // The period after which every class's pattern repeats.
+        let gcd = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let period = lanes
+            .iter()
+            .map(|&l| 32 / gcd(l, 32))
+            .fold(1, |p, d| p / gcd(p, d) * d);
+        let table = (0..period)
+            .map(|t| {
+                let mut row = [1u32; 8];
+                for (i, &l) in lanes.iter().enumerate() {
+                    // Warps started by the end of cycle t, less by its start.
+                    let n = ((t + 1) * l / 32) as u32 - (t * l / 32) as u32;
+                    row[i] = n.max(1);
+                }
+                row
+            })
+            .collect();
+        ClassInfo { table }
+    }
+
+    /// Warp-instructions per class that may start in cycle `now`.
+    #[inline]
+    pub fn at(&self, now: u64) -> &[u32; 8] {
+        &self.table[(now % self.table.len() as u64) as usize]
+    }
 }
 
 pub(super) struct Model<'a> {
@@ -202,11 +245,7 @@ pub fn simulate<G: GridExec>(
     cfg: &SimConfig,
     grid: &mut G,
 ) -> Result<TimingReport, G::Fault> {
-    let mut classes = ClassInfo { per_cycle: [1; 8] };
-    for c in UnitClass::ALL {
-        classes.per_cycle[c as usize] =
-            ((arch.units_per_scheduler(c) / 32.0).floor() as u32).max(1);
-    }
+    let classes = ClassInfo::new(arch);
     let costs = program
         .instrs
         .iter()

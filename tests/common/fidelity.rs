@@ -315,8 +315,14 @@ pub fn occupancy_shared(
             o.shared_per_block
         ));
     }
+    // More than the default per-block limit needs the kernel's opt-in,
+    // which a timed launch assumes (as the driver requires it).
+    let mut limits = arch.limits();
+    if dynamic + static_shared as u64 > limits.shared_per_block as u64 {
+        limits.shared_per_block = limits.shared_per_block.max(limits.shared_per_block_optin);
+    }
     let occ = occupancy(
-        &arch.limits(),
+        &limits,
         &OccupancyInput {
             block_threads,
             regs_per_thread: 0,
@@ -329,11 +335,7 @@ pub fn occupancy_shared(
             "occupancy:{k} on {}: {dynamic} bytes of dynamic shared memory per block let {} blocks fit by the occupancy rules, not {k}{}",
             arch.name,
             occ.limit_shared,
-            if occ.limit_shared == 0 {
-                " (warpjit's occupancy rules take the default per-block limit, 48 KiB, as cuda_occupancy.h does without the opt-in attribute; the model has no opt-in)"
-            } else {
-                ""
-            }
+            ""
         ));
     }
     Ok(dynamic as u32)
