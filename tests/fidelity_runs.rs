@@ -300,34 +300,44 @@ fn stream_kernels_stream() {
             }
         }
     }
-    // Dot: 256 blocks of 1024 threads, grid-stride, 1024 doubles of shared
-    // memory a block; the partial sums add up to the dot product.
-    let l = &runs["babelstream_v3_dot_f64_256blk"].launch[0];
-    assert_eq!(l.block, [1024, 1, 1]);
-    let (a, b, p) = (
-        s.buf(&f64_bytes(a0.clone())),
-        s.buf(&f64_bytes(b0.clone())),
-        s.zeros(256 * 8),
-    );
-    let shared = match l.shared_bytes {
-        fidelity::Shared::N(n) => n,
-        _ => panic!(),
-    };
-    s.launch(
-        "stream_dot_f64",
-        [256, 1, 1],
-        [1024, 1, 1],
-        shared,
-        &[
-            KernelArg::Ptr(a),
-            KernelArg::Ptr(b),
-            KernelArg::Ptr(p),
-            KernelArg::U64(n as u64),
-        ],
-    );
-    let got: f64 = s.f64s(p, 256).iter().sum();
-    let want: f64 = (0..n).map(|i| a0[i] * b0[i]).sum();
-    assert!((got - want).abs() <= 1e-9 * want, "{got} vs {want}");
+    // Dot: a fixed 256 or 1024 blocks of 1024 threads, grid-stride, 1024
+    // doubles of shared memory a block; the partial sums add up to the dot
+    // product.
+    for (name, blocks) in [
+        ("babelstream_v3_dot_f64_256blk", 256u32),
+        ("babelstream_dot_f64_1024blk", 1024),
+    ] {
+        let l = &runs[name].launch[0];
+        assert_eq!(l.block, [1024, 1, 1], "{name}");
+        assert!(
+            matches!(l.grid[0], fidelity::Dim::N(g) if g == blocks),
+            "{name}"
+        );
+        let (a, b, p) = (
+            s.buf(&f64_bytes(a0.clone())),
+            s.buf(&f64_bytes(b0.clone())),
+            s.zeros(blocks as u64 * 8),
+        );
+        let shared = match l.shared_bytes {
+            fidelity::Shared::N(n) => n,
+            _ => panic!(),
+        };
+        s.launch(
+            "stream_dot_f64",
+            [blocks, 1, 1],
+            [1024, 1, 1],
+            shared,
+            &[
+                KernelArg::Ptr(a),
+                KernelArg::Ptr(b),
+                KernelArg::Ptr(p),
+                KernelArg::U64(n as u64),
+            ],
+        );
+        let got: f64 = s.f64s(p, blocks as usize).iter().sum();
+        let want: f64 = (0..n).map(|i| a0[i] * b0[i]).sum();
+        assert!((got - want).abs() <= 1e-9 * want, "{name}: {got} vs {want}");
+    }
     // gpu-benches scale and read, n not a multiple of the block, with the
     // 2-blocks-per-SM spoiler of a V100.
     let n = 1000 + 2;
@@ -581,5 +591,225 @@ fn load_only_kernels_run_and_store_nothing() {
             ],
         );
         assert!(s.read(a, 2048).iter().all(|&b| b == 0), "{kernel} stored");
+    }
+}
+
+/// What a transpose-family kernel does to a matrix of `h` rows and `w`
+/// columns in tiles of `t`: the value out[i] must hold, as an index into in.
+fn transpose_source(kind: &str, i: usize, w: usize, h: usize, t: usize) -> usize {
+    match kind {
+        // Same shape, same place.
+        "copy" | "copy_shared" => i,
+        // out has w rows of h: out[x][y] = in[y][x].
+        "naive" | "coalesced" | "nobankconflicts" | "diagonal" => {
+            let (x, y) = (i / h, i % h);
+            y * w + x
+        }
+        // Same shape; each tile transposed in place.
+        "finegrained" => {
+            let (y, x) = (i / w, i % w);
+            let (ty, tx) = (y / t * t, x / t * t);
+            (ty + (x - tx)) * w + tx + (y - ty)
+        }
+        // out has w rows of h; in's tile (X, Y) at out's tile (Y, X), not
+        // transposed inside.
+        "coarsegrained" => {
+            let (r, c) = (i / h, i % h);
+            let (tile_x, tile_y) = (r / t, c / t);
+            (tile_y * t + r % t) * w + tile_x * t + c % t
+        }
+        k => panic!("transpose kind {k}"),
+    }
+}
+
+/// Every transpose run (the Ruetsch & Micikevicius 32 x 8 runs at 1024 and
+/// 2048, the CUDA Samples 16 x 16 ones): its size and shape, and its kernel,
+/// block and shared memory on a small non-square matrix (5 x 3 tiles, which
+/// also takes the diagonal kernels' non-square mapping).
+#[test]
+fn every_transpose_run_does_its_part_of_a_transpose() {
+    let runs = runs();
+    let mut s = Small::new();
+    let mut seen = 0;
+    for (name, run) in &runs {
+        let (kind, n, tile) = if let Some(rest) = name.strip_prefix("cudasamples_transpose_") {
+            let kind = rest.strip_suffix("_f32_1024_t16").unwrap();
+            (kind, 1024, 16)
+        } else if let Some(rest) = name.strip_prefix("transpose_") {
+            let (kind, n) = rest.rsplit_once("_f32_").unwrap();
+            (kind, n.parse::<u32>().unwrap(), 32)
+        } else {
+            continue;
+        };
+        seen += 1;
+        let l = &run.launch[0];
+        let rows = if tile == 32 { 8 } else { 16 };
+        assert_eq!(l.block, [tile, rows, 1], "{name}");
+        let grid: Vec<u32> = l
+            .grid
+            .iter()
+            .map(|d| match d {
+                fidelity::Dim::N(g) => *g,
+                _ => panic!("{name}: grid"),
+            })
+            .collect();
+        assert_eq!(grid, [n / tile, n / tile, 1], "{name}");
+        for b in &run.buffers {
+            assert_eq!(
+                fidelity::buffer_bytes(b, 1).unwrap(),
+                4 * n as u64 * n as u64,
+                "{name}"
+            );
+        }
+        let shared = match l.shared_bytes {
+            fidelity::Shared::N(b) => b,
+            _ => panic!("{name}: shared_bytes"),
+        };
+        let (gx, gy) = (5u32, 3u32);
+        let (w, h, t) = ((gx * tile) as usize, (gy * tile) as usize, tile as usize);
+        let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
+        let (din, dout) = (s.buf(&f32_bytes(input)), s.zeros(4 * (w * h) as u64));
+        s.launch(
+            &l.kernel,
+            [gx, gy, 1],
+            l.block,
+            shared,
+            &[KernelArg::Ptr(dout), KernelArg::Ptr(din)],
+        );
+        for (i, v) in s.f32s(dout, w * h).into_iter().enumerate() {
+            let want = transpose_source(kind, i, w, h, t);
+            assert_eq!(v, want as f32, "{name}: out[{i}]");
+        }
+    }
+    assert_eq!(seen, 5 + 8 + 8, "transpose runs");
+}
+
+/// The bandwidthTest copy: 32,000,000 bytes as 2,000,000 uint4, guarded.
+#[test]
+fn bandwidthtest_copy_copies_every_uint4_and_no_more() {
+    let run = &runs()["cudasamples_bandwidthtest_d2d_32e6"];
+    let l = &run.launch[0];
+    assert_eq!(l.args[2], "u32:2000000");
+    assert!(matches!(l.grid[0], fidelity::Dim::N(g) if g as u64 * l.block[0] as u64 >= 2_000_000));
+    for b in &run.buffers {
+        assert_eq!(fidelity::buffer_bytes(b, 1).unwrap(), 32_000_000);
+    }
+    let mut s = Small::new();
+    let n = 1000usize;
+    let input = s.buf(&f32_bytes((0..4 * 1024).map(|i| i as f32 + 1.0)));
+    let out = s.zeros(16 * 1024);
+    s.launch(
+        "copy_u32x4",
+        [4, 1, 1],
+        [256, 1, 1],
+        0,
+        &[
+            KernelArg::Ptr(out),
+            KernelArg::Ptr(input),
+            KernelArg::U32(n as u32),
+        ],
+    );
+    for (i, v) in s.f32s(out, 4 * 1024).into_iter().enumerate() {
+        let want = if i < 4 * n { i as f32 + 1.0 } else { 0.0 };
+        assert_eq!(v, want, "[{i}]");
+    }
+}
+
+/// The Accel-Sim microbenchmarks at full size: each reads its cycles, and
+/// each chase ends where its chain says.
+#[test]
+fn accelsim_chases_end_where_their_chains_say() {
+    let mut s = Session::new(64 << 20);
+    for name in [
+        "accelsim_l1_lat_chase_u64_4096",
+        "accelsim_l2_lat_chase_u64_4096",
+    ] {
+        full(&mut s, name);
+        let chain = s.bufs["chain"].0;
+        let out = s.u64s("out");
+        assert!(out[0] > 0, "{name}: cycles");
+        // The head load gives word 1; 32768 steps later (8 laps of 4096) word 1 again.
+        assert_eq!(out[1], chain + 8, "{name}");
+        let words = s.u64s("chain");
+        for (i, &v) in words.iter().enumerate() {
+            assert_eq!(v, chain + 8 * ((i as u64 + 1) % 4096), "{name}: word {i}");
+        }
+    }
+    full(&mut s, "accelsim_mem_lat_chase_u64_cv");
+    let chain = s.bufs["chain"].0;
+    let out = s.u64s("out");
+    assert!(out[0] > 0, "mem_lat: cycles");
+    // Thread t: head -> word t + 4, then 8191 steps of 4 words.
+    for t in 0..4u64 {
+        assert_eq!(
+            out[1 + t as usize],
+            chain + 8 * (t + 4 + 4 * 8191),
+            "mem_lat thread {t}"
+        );
+    }
+    let words = s.u64s("chain");
+    let n = words.len() as u64;
+    assert_eq!(n, 1_179_648);
+    for i in [0, 1, 12345, n - 5, n - 4, n - 1] {
+        assert_eq!(
+            words[i as usize],
+            chain + 8 * ((i + 4) % n),
+            "mem_lat word {i}"
+        );
+    }
+    full(&mut s, "accelsim_shared_lat_chase_u64");
+    let out = s.u64s("out");
+    assert!(out[0] > 0, "shared_lat: cycles");
+    assert_eq!(out[1], 2048, "shared_lat: 2048 steps of +1 from 0");
+    full(&mut s, "accelsim_shared_bw_u32_1024t");
+    let (clocks, out) = (s.u64s("clocks"), s.u64s("out"));
+    let first = clocks[..1024].iter().min().unwrap();
+    let last = clocks[1024..].iter().max().unwrap();
+    assert_eq!(
+        out[0],
+        last - first,
+        "shared_bw: latest stop - earliest start"
+    );
+    assert!(out[0] > 0 && out[1] == 0, "shared_bw");
+    for name in ["accelsim_lat_fma_f32", "accelsim_lat_fma_f64"] {
+        full(&mut s, name);
+        assert!(s.u64s("out")[0] > 0, "{name}: cycles");
+        assert!(s.bytes("res").iter().all(|&b| b == 0), "{name}: 0 * 0 + 0");
+    }
+}
+
+/// gpu-strides: every stride's run, on fewer loads; the sum is never stored.
+#[test]
+fn l1_stride_runs_time_their_loads_and_store_nothing() {
+    let runs = runs();
+    let mut s = Small::new();
+    for k in [1u32, 2, 3, 4, 8, 16, 32] {
+        let name = format!("gpubench_l1stride_f32_s{k}");
+        let l = &runs[&name].launch[0];
+        assert_eq!(l.block, [1024, 1, 1], "{name}");
+        assert_eq!(l.args[3], format!("u32:{k}"), "{name}");
+        assert_eq!(l.args[4], "u32:18432", "{name}");
+        // The 64 threads' 8 floats lie inside the buffer.
+        assert!(
+            4 * (63 * k as u64 + 29) <= fidelity::buffer_bytes(&runs[&name].buffers[0], 1).unwrap()
+        );
+        let a = s.buf(&f32_bytes(vec![1.0; 2048]));
+        let (sink, out) = (s.zeros(4096), s.zeros(8));
+        s.launch(
+            &l.kernel,
+            [1, 1, 1],
+            [1024, 1, 1],
+            0,
+            &[
+                KernelArg::Ptr(a),
+                KernelArg::Ptr(sink),
+                KernelArg::Ptr(out),
+                KernelArg::U32(k),
+                KernelArg::U32(64),
+                KernelArg::U32(0),
+            ],
+        );
+        assert!(s.u64s(out, 1)[0] > 0, "{name}: cycles");
+        assert!(s.read(sink, 4096).iter().all(|&b| b == 0), "{name} stored");
     }
 }

@@ -483,74 +483,182 @@ extern "C" __global__ void sdk_matmul_f32_bs32(float* c, const float* a, const f
 }
 
 // ---------------------------------------------------------------------------
-// Matrix transpose family (the setup of Harris's "An Efficient Matrix
-// Transpose in CUDA C/C++"): a square float matrix of width gridDim.x * 32,
-// 32 x 32 tiles, 32 x 8 thread blocks (each thread handles 4 elements, 8 rows
-// apart). Dynamic shared memory: the tile, 32 x PITCH floats.
+// Matrix transpose family (Ruetsch & Micikevicius, "Optimizing Matrix
+// Transpose in CUDA", and Harris's "An Efficient Matrix Transpose in CUDA
+// C/C++"): a float matrix of gridDim.x * TILE columns and gridDim.y * TILE
+// rows, row-major, out-of-place; a block of TILE x ROWS threads handles one
+// TILE x TILE tile, each thread TILE / ROWS elements, ROWS rows apart.
+// Two configurations: 32 x 32 tiles with 32 x 8 threads (4 elements a thread;
+// the kernels without a suffix) and the CUDA Samples' 16 x 16 tiles with
+// 16 x 16 threads (one element a thread; suffix _t16). Dynamic shared memory:
+// the tile, TILE x PITCH floats (PITCH = TILE + 1 for the padded kernels).
 
 extern __shared__ float transpose_tile[];
 
 constexpr int kTile = 32, kRows = 8;
 
+// The block's tile column and row (cartesian: blockIdx.x, blockIdx.y).
+struct TileAt {
+    int x, y;
+};
+
+__device__ TileAt tile_cartesian() {
+    return {int(blockIdx.x), int(blockIdx.y)};
+}
+
+// Diagonal reordering (partition camping): blockIdx.y numbers the diagonals
+// of tiles and blockIdx.x the position along one, so that consecutive blocks
+// walk a diagonal. Square grids map by (x + y) mod gridDim.x; others go
+// through the linear block number.
+__device__ TileAt tile_diagonal(int width, int height) {
+    if (width == height) {
+        return {int((blockIdx.x + blockIdx.y) % gridDim.x), int(blockIdx.x)};
+    }
+    const unsigned linear = blockIdx.y * gridDim.x + blockIdx.x;
+    const int row = linear % gridDim.y;
+    return {int((linear / gridDim.y + row) % gridDim.x), row};
+}
+
 // out = in, with the transpose's indexing (the bandwidth to aim for).
-extern "C" __global__ void transpose_copy_f32(float* out, const float* in) {
-    const int w = gridDim.x * kTile;
-    const int x = blockIdx.x * kTile + threadIdx.x;
-    const int y = blockIdx.y * kTile + threadIdx.y;
-    for (int j = 0; j < kTile; j += kRows) {
+template <int TILE, int ROWS>
+__device__ void transpose_copy(float* out, const float* in) {
+    const int w = gridDim.x * TILE;
+    const int x = blockIdx.x * TILE + threadIdx.x;
+    const int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
         out[(y + j) * w + x] = in[(y + j) * w + x];
     }
 }
 
-// out = in through a shared tile (the cost of the staging alone).
-extern "C" __global__ void transpose_copy_shared_f32(float* out, const float* in) {
-    const int w = gridDim.x * kTile;
-    const int x = blockIdx.x * kTile + threadIdx.x;
-    const int y = blockIdx.y * kTile + threadIdx.y;
-    for (int j = 0; j < kTile; j += kRows) {
-        transpose_tile[(threadIdx.y + j) * kTile + threadIdx.x] = in[(y + j) * w + x];
+// out = in through a shared tile (the cost of the staging alone). GUARD: the
+// CUDA Samples' version checks the indices against the matrix (always true
+// here).
+template <int TILE, int ROWS, bool GUARD>
+__device__ void transpose_copy_shared(float* out, const float* in) {
+    const int w = gridDim.x * TILE, h = gridDim.y * TILE;
+    const int x = blockIdx.x * TILE + threadIdx.x;
+    const int y = blockIdx.y * TILE + threadIdx.y;
+    const bool inside = !GUARD || (x < w && y < h);
+    for (int j = 0; j < TILE; j += ROWS) {
+        if (inside) transpose_tile[(threadIdx.y + j) * TILE + threadIdx.x] = in[(y + j) * w + x];
     }
     __syncthreads();
-    for (int j = 0; j < kTile; j += kRows) {
-        out[(y + j) * w + x] = transpose_tile[(threadIdx.y + j) * kTile + threadIdx.x];
+    for (int j = 0; j < TILE; j += ROWS) {
+        if (inside) out[(y + j) * w + x] = transpose_tile[(threadIdx.y + j) * TILE + threadIdx.x];
     }
 }
 
 // out = in^T directly: coalesced reads, writes a column apart (strided).
-extern "C" __global__ void transpose_naive_f32(float* out, const float* in) {
-    const int w = gridDim.x * kTile;
-    const int x = blockIdx.x * kTile + threadIdx.x;
-    const int y = blockIdx.y * kTile + threadIdx.y;
-    for (int j = 0; j < kTile; j += kRows) {
-        out[x * w + (y + j)] = in[(y + j) * w + x];
+template <int TILE, int ROWS>
+__device__ void transpose_naive(float* out, const float* in) {
+    const int w = gridDim.x * TILE, h = gridDim.y * TILE;
+    const int x = blockIdx.x * TILE + threadIdx.x;
+    const int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        out[x * h + (y + j)] = in[(y + j) * w + x];
     }
 }
 
-// out = in^T through a shared tile of PITCH floats a row: coalesced reads and
-// writes; the tile is read by column, 32 rows apart: with PITCH 32 all in one
-// bank (32-way conflicts), with PITCH 33 in 32 different banks.
-template <int PITCH>
-__device__ void transpose_tiled(float* out, const float* in) {
-    const int w = gridDim.x * kTile;
-    int x = blockIdx.x * kTile + threadIdx.x;
-    int y = blockIdx.y * kTile + threadIdx.y;
-    for (int j = 0; j < kTile; j += kRows) {
-        transpose_tile[(threadIdx.y + j) * PITCH + threadIdx.x] = in[(y + j) * w + x];
+// The tiled kernels: the tile `from` of in is read row by row (coalesced)
+// into shared memory; after a barrier the tile `to` of out is written row by
+// row (coalesced). TRANSPOSE_TILE: out's row r of the tile takes the tile's
+// column r (a column read of the tile: with PITCH = TILE all its elements in
+// one bank when TILE is 32, conflict-free with PITCH = TILE + 1), else its
+// row r. TO_TRANSPOSED: `to` is the tile at the transposed position (in's
+// tile (x, y) -> out's tile (y, x)), else the same position.
+//   full transpose:   TRANSPOSE_TILE, TO_TRANSPOSED
+//   fine-grained:     TRANSPOSE_TILE only (transposes inside the tile, writes
+//                     the tile where a copy would)
+//   coarse-grained:   TO_TRANSPOSED only (moves whole tiles, untransposed)
+template <int TILE, int ROWS, int PITCH, bool TRANSPOSE_TILE, bool TO_TRANSPOSED>
+__device__ void transpose_tiled(float* out, const float* in, TileAt from) {
+    const int w = gridDim.x * TILE, h = gridDim.y * TILE;
+    const int in_x = from.x * TILE + threadIdx.x;
+    const int in_y = from.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        transpose_tile[(threadIdx.y + j) * PITCH + threadIdx.x] = in[(in_y + j) * w + in_x];
     }
     __syncthreads();
-    x = blockIdx.y * kTile + threadIdx.x;
-    y = blockIdx.x * kTile + threadIdx.y;
-    for (int j = 0; j < kTile; j += kRows) {
-        out[(y + j) * w + x] = transpose_tile[threadIdx.x * PITCH + threadIdx.y + j];
+    // out has h columns when transposed, else w.
+    const int out_w = TO_TRANSPOSED ? h : w;
+    const int out_x = (TO_TRANSPOSED ? from.y : from.x) * TILE + threadIdx.x;
+    const int out_y = (TO_TRANSPOSED ? from.x : from.y) * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        const int at = TRANSPOSE_TILE ? threadIdx.x * PITCH + threadIdx.y + j
+                                      : (threadIdx.y + j) * PITCH + threadIdx.x;
+        out[(out_y + j) * out_w + out_x] = transpose_tile[at];
     }
+}
+
+// 32 x 32 tiles, 32 x 8 threads.
+extern "C" __global__ void transpose_copy_f32(float* out, const float* in) {
+    transpose_copy<kTile, kRows>(out, in);
+}
+
+extern "C" __global__ void transpose_copy_shared_f32(float* out, const float* in) {
+    transpose_copy_shared<kTile, kRows, false>(out, in);
+}
+
+extern "C" __global__ void transpose_naive_f32(float* out, const float* in) {
+    transpose_naive<kTile, kRows>(out, in);
 }
 
 extern "C" __global__ void transpose_coalesced_f32(float* out, const float* in) {
-    transpose_tiled<kTile>(out, in);
+    transpose_tiled<kTile, kRows, kTile, true, true>(out, in, tile_cartesian());
 }
 
 extern "C" __global__ void transpose_nobankconflicts_f32(float* out, const float* in) {
-    transpose_tiled<kTile + 1>(out, in);
+    transpose_tiled<kTile, kRows, kTile + 1, true, true>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_finegrained_f32(float* out, const float* in) {
+    transpose_tiled<kTile, kRows, kTile + 1, true, false>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_coarsegrained_f32(float* out, const float* in) {
+    transpose_tiled<kTile, kRows, kTile + 1, false, true>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_diagonal_f32(float* out, const float* in) {
+    transpose_tiled<kTile, kRows, kTile + 1, true, true>(
+        out, in, tile_diagonal(gridDim.x * kTile, gridDim.y * kTile));
+}
+
+// 16 x 16 tiles, 16 x 16 threads (the CUDA Samples' configuration before
+// 2025); the shared-memory copy guarded as the sample's is.
+constexpr int kTile16 = 16;
+
+extern "C" __global__ void transpose_copy_f32_t16(float* out, const float* in) {
+    transpose_copy<kTile16, kTile16>(out, in);
+}
+
+extern "C" __global__ void transpose_copy_shared_f32_t16(float* out, const float* in) {
+    transpose_copy_shared<kTile16, kTile16, true>(out, in);
+}
+
+extern "C" __global__ void transpose_naive_f32_t16(float* out, const float* in) {
+    transpose_naive<kTile16, kTile16>(out, in);
+}
+
+extern "C" __global__ void transpose_coalesced_f32_t16(float* out, const float* in) {
+    transpose_tiled<kTile16, kTile16, kTile16, true, true>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_nobankconflicts_f32_t16(float* out, const float* in) {
+    transpose_tiled<kTile16, kTile16, kTile16 + 1, true, true>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_finegrained_f32_t16(float* out, const float* in) {
+    transpose_tiled<kTile16, kTile16, kTile16 + 1, true, false>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_coarsegrained_f32_t16(float* out, const float* in) {
+    transpose_tiled<kTile16, kTile16, kTile16 + 1, false, true>(out, in, tile_cartesian());
+}
+
+extern "C" __global__ void transpose_diagonal_f32_t16(float* out, const float* in) {
+    transpose_tiled<kTile16, kTile16, kTile16 + 1, true, true>(
+        out, in, tile_diagonal(gridDim.x * kTile16, gridDim.y * kTile16));
 }
 
 // ---------------------------------------------------------------------------
@@ -566,4 +674,247 @@ extern "C" __global__ void stride_copy_f32(float* out, const float* in, int s) {
 extern "C" __global__ void offset_copy_f32(float* out, const float* in, int o) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x + o;
     out[i] = in[i];
+}
+
+// ---------------------------------------------------------------------------
+// The device-to-device copy of CUDA Samples' bandwidthTest (cudaMemcpy
+// DeviceToDevice, which runs the driver's own copy kernel): modelled as a
+// plain streaming copy, 16 bytes (one uint4) per thread, guarded.
+
+extern "C" __global__ void copy_u32x4(uint4* out, const uint4* in, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+
+// ---------------------------------------------------------------------------
+// Accel-Sim GPU microbenchmarks (after Jia et al., "Dissecting the NVIDIA
+// Volta GPU Architecture via Microbenchmarking"): one thread (or a few)
+// timing a dependent chain with clock64(); out[0] gets the cycles, the
+// chain's end goes to a sink so that nothing is dead code.
+
+// A global load with an explicit cache operator (inline PTX): OP 0 .ca
+// (cache in L1 and L2), 1 .cg (L2 only), 2 .cv (volatile: fetch again).
+template <int OP>
+__device__ unsigned long long load_cached(unsigned long long addr) {
+    unsigned long long v;
+    if (OP == 0) {
+        asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(addr) : "memory");
+    } else if (OP == 1) {
+        asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(addr) : "memory");
+    } else {
+        asm volatile("ld.global.cv.u64 %0, [%1];" : "=l"(v) : "l"(addr) : "memory");
+    }
+    return v;
+}
+
+// Thread 0 links the len words of chain into one cycle of consecutive
+// addresses (word i holds the address of word i + 1, the last that of the
+// first), loads the head, and after a barrier of the whole block takes
+// `steps` dependent loads between two clock64() reads; the other threads
+// only join the barrier. out[0]: cycles, out[1]: where the chase ended.
+template <int OP>
+__device__ void accelsim_chase(unsigned long long* chain, unsigned long long* out, unsigned len,
+                               unsigned steps) {
+    unsigned long long p = 0;
+    if (threadIdx.x == 0) {
+        for (unsigned i = 0; i + 1 < len; ++i) {
+            chain[i] = reinterpret_cast<unsigned long long>(chain + i + 1);
+        }
+        chain[len - 1] = reinterpret_cast<unsigned long long>(chain);
+        p = load_cached<OP>(reinterpret_cast<unsigned long long>(chain));
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    const long long start = clock64();
+    for (unsigned n = 0; n < steps; ++n) {
+        p = load_cached<OP>(p);
+    }
+    const long long stop = clock64();
+    out[0] = stop - start;
+    out[1] = p;
+}
+
+extern "C" __global__ void accelsim_chase_ca(unsigned long long* chain, unsigned long long* out,
+                                             unsigned len, unsigned steps) {
+    accelsim_chase<0>(chain, out, len, steps);
+}
+
+extern "C" __global__ void accelsim_chase_cg(unsigned long long* chain, unsigned long long* out,
+                                             unsigned len, unsigned steps) {
+    accelsim_chase<1>(chain, out, len, steps);
+}
+
+// The DRAM chase's chain, built by a grid-stride loop: word i holds the
+// address of word (i + step) mod n, so `step` threads starting at words
+// 0 .. step-1 each follow their own chain, together touching `step`
+// consecutive words per step.
+extern "C" __global__ void accelsim_chain_init(unsigned long long* chain, unsigned n,
+                                               unsigned step) {
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        const unsigned next = i + step < n ? i + step : i + step - n;
+        chain[i] = reinterpret_cast<unsigned long long>(chain + next);
+    }
+}
+
+// blockDim.x threads (4: 4 x 8 bytes = one 32-byte sector per step), thread t
+// starting at word t: the head with ld.global.cv, a barrier, then the
+// dependent .cv loads of words t + 4, t + 8, ... below `words`
+// ((words - 4) / 4 of them) between two clock64() reads. out[0]: thread 0's
+// cycles, out[1 + t]: where thread t's chase ended.
+extern "C" __global__ void accelsim_chase_cv(unsigned long long* chain, unsigned long long* out,
+                                             unsigned words) {
+    const unsigned t = threadIdx.x;
+    unsigned long long p = load_cached<2>(reinterpret_cast<unsigned long long>(chain + t));
+    __syncthreads();
+    const long long start = clock64();
+    for (unsigned i = t; i < words - blockDim.x; i += blockDim.x) {
+        p = load_cached<2>(p);
+    }
+    const long long stop = clock64();
+    if (t == 0) out[0] = stop - start;
+    out[1 + t] = p;
+}
+
+// Shared-memory latency: thread 0 fills the n 64-bit words of shared memory
+// with s[i] = (i + 1) mod n, then takes `steps` dependent steps p = s[p]
+// (a 64-bit index: each step is the load and the index-to-address
+// arithmetic) between two clock64() reads. Dynamic shared memory: 8 n bytes.
+extern "C" __global__ void accelsim_shared_lat(unsigned long long* out, unsigned n,
+                                               unsigned steps) {
+    extern __shared__ unsigned long long accel_words[];
+    if (threadIdx.x != 0) return;
+    for (unsigned i = 0; i < n; ++i) accel_words[i] = i + 1 < n ? i + 1 : 0;
+    unsigned long long p = 0;
+    const long long start = clock64();
+    for (unsigned k = 0; k < steps; ++k) {
+        p = accel_words[p];
+    }
+    const long long stop = clock64();
+    out[0] = stop - start;
+    out[1] = p;
+}
+
+// Shared-memory load throughput: n 32-bit words with s[i] = (i + stride) mod
+// n, filled by the block; each thread starts at its index and takes `steps`
+// dependent loads v = s[v] (a warp reads 32 consecutive words: no bank
+// conflicts) between a barrier and clock64() and a barrier and clock64().
+// clocks[t] and clocks[blockDim.x + t] get thread t's start and stop;
+// thread 0 then writes out[0] = the latest stop - the earliest start.
+// Dynamic shared memory: 4 n bytes.
+extern "C" __global__ void accelsim_shared_bw(unsigned long long* clocks, unsigned long long* out,
+                                              unsigned n, unsigned stride, unsigned steps) {
+    extern __shared__ unsigned accel_u32[];
+    const unsigned t = threadIdx.x;
+    for (unsigned i = t; i < n; i += blockDim.x) accel_u32[i] = (i + stride) % n;
+    unsigned v = t;
+    __syncthreads();
+    const long long start = clock64();
+    for (unsigned k = 0; k < steps; ++k) {
+        v = accel_u32[v];
+    }
+    __syncthreads();
+    const long long stop = clock64();
+    clocks[t] = start;
+    clocks[blockDim.x + t] = stop;
+    if (v == 0xffffffffu) out[1] = v;
+    __syncthreads();
+    if (t == 0) {
+        unsigned long long first = clocks[0], last = clocks[blockDim.x];
+        for (unsigned i = 1; i < blockDim.x; ++i) {
+            first = min(first, clocks[i]);
+            last = max(last, clocks[blockDim.x + i]);
+        }
+        out[0] = last - first;
+    }
+}
+
+// Dependent fused multiply-add latency: r = a * b + r, 4 per round (inline
+// PTX fma.rn, so the compiler keeps each one), `rounds` rounds (a multiple
+// of 4) between a barrier and clock64() and a barrier and clock64(); a and b
+// read from memory. out[0]: cycles; res[t]: r. The loop holds 4 rounds (16
+// fma, as the compiler unrolls the benchmark's loop) and is kept rolled
+// (#pragma unroll 1, which ptxas honours): SASS costs are attributed per PTX
+// line, and a further unrolling by ptxas of a loop without memory
+// instructions would charge each PTX fma with all its SASS copies.
+extern "C" __global__ void accelsim_lat_fma_f32(const float* a, const float* b, float* res,
+                                                unsigned long long* out, int rounds) {
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const float x = a[t], y = b[t];
+    float r = 0.0f;
+    __syncthreads();
+    const long long start = clock64();
+#pragma unroll 1
+    for (int k = 0; k < rounds; k += 4) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            asm volatile(
+                "fma.rn.f32 %0, %1, %2, %0;\n\t"
+                "fma.rn.f32 %0, %1, %2, %0;\n\t"
+                "fma.rn.f32 %0, %1, %2, %0;\n\t"
+                "fma.rn.f32 %0, %1, %2, %0;"
+                : "+f"(r)
+                : "f"(x), "f"(y));
+        }
+    }
+    __syncthreads();
+    const long long stop = clock64();
+    if (t == 0) out[0] = stop - start;
+    res[t] = r;
+}
+
+extern "C" __global__ void accelsim_lat_fma_f64(const double* a, const double* b, double* res,
+                                                unsigned long long* out, int rounds) {
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const double x = a[t], y = b[t];
+    double r = 0.0;
+    __syncthreads();
+    const long long start = clock64();
+#pragma unroll 1
+    for (int k = 0; k < rounds; k += 4) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            asm volatile(
+                "fma.rn.f64 %0, %1, %2, %0;\n\t"
+                "fma.rn.f64 %0, %1, %2, %0;\n\t"
+                "fma.rn.f64 %0, %1, %2, %0;\n\t"
+                "fma.rn.f64 %0, %1, %2, %0;"
+                : "+d"(r)
+                : "d"(x), "d"(y));
+        }
+    }
+    __syncthreads();
+    const long long stop = clock64();
+    if (t == 0) out[0] = stop - start;
+    res[t] = r;
+}
+
+// ---------------------------------------------------------------------------
+// gpu-benches gpu-strides (D. Ernst): one block; thread t reads from
+// a + (t mod 64) * stride, 8 floats per round at offsets 0, 4, ..., 28
+// (multiplied in pairs into a running sum), so that a warp's load touches
+// lane * stride * 4 bytes apart: L1-resident after the first round. One
+// untimed round, then `loads` loads (loads / 8 rounds, not unrolled; the
+// pointer moves by `zero`, 0 at run time, each round so that no load is
+// hoisted) between a barrier and clock64() and a barrier and clock64().
+// out[0]: the block's cycles; the sum is stored only if it is -1 (never).
+extern "C" __global__ void gpubench_l1stride_f32(const float* a, float* sink,
+                                                 unsigned long long* out, int stride, int loads,
+                                                 int zero) {
+    const float* p = a + (threadIdx.x % 64) * stride;
+    float sum = 0.0f;
+    sum += p[0] * p[4] + p[8] * p[12] + p[16] * p[20] + p[24] * p[28];
+    __syncthreads();
+    const long long start = clock64();
+#pragma unroll 1
+    for (int n = 0; n < loads; n += 8) {
+        p += zero;
+        sum += p[0] * p[4];
+        sum += p[8] * p[12];
+        sum += p[20] * p[16];
+        sum += p[24] * p[28];
+    }
+    __syncthreads();
+    const long long stop = clock64();
+    if (threadIdx.x == 0) out[0] = stop - start;
+    if (sum == -1.0f) sink[threadIdx.x] = sum;
 }
