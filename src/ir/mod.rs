@@ -317,6 +317,11 @@ pub enum Unit {
     /// Special function unit (transcendentals, reciprocals).
     Sfu,
     LsuGlobal,
+    /// A global load that does not allocate in the L1 (`.cg`,
+    /// `L1::no_allocate`, `.volatile`): cached in the L2 only.
+    LsuGlobalCg,
+    /// A global load that fetches again from memory (`.cv`).
+    LsuGlobalCv,
     LsuLocal,
     LsuShared,
     LsuConst,

@@ -172,6 +172,9 @@ pub struct Device {
     memory: GlobalMemory,
     modules: Vec<LoadedModule>,
     options: Options,
+    /// The timing model's L2 as the last timed launch that kept it left it
+    /// (`TimingOptions::keep_l2`), with its preset's name.
+    timing_l2: std::sync::Mutex<Option<(String, crate::timing::Cache)>>,
 }
 
 impl Device {
@@ -180,6 +183,7 @@ impl Device {
             memory: GlobalMemory::new(options.arena_bytes),
             modules: Vec::new(),
             options,
+            timing_l2: std::sync::Mutex::new(None),
         }
     }
 

@@ -19,7 +19,7 @@ use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, Ste
 use crate::timing::memory::Kind;
 use crate::timing::occupancy::{occupancy, OccupancyInput};
 use crate::timing::program::Program;
-use crate::timing::sim::{simulate, SimConfig};
+use crate::timing::sim::{simulate_with, SimConfig};
 use crate::timing::{regs, Arch, TimingReport};
 
 /// Where a timed launch's issue costs come from.
@@ -52,6 +52,11 @@ pub struct TimingOptions {
     /// it (`timing/solo.rs`): on by default; the report is the same
     /// without it, only slower to get (the tests check that).
     pub run_ahead: bool,
+    /// Start from the L2 the last timed launch on this device left (same
+    /// preset), and leave this one's for the next, as a GPU's L2 keeps
+    /// its lines from kernel to kernel: for launches repeated to a steady
+    /// state. Off by default (every timed launch starts cold).
+    pub keep_l2: bool,
 }
 
 impl TimingOptions {
@@ -64,6 +69,7 @@ impl TimingOptions {
             diagram_warps: Vec::new(),
             window: (0, u64::MAX),
             run_ahead: true,
+            keep_l2: false,
         }
     }
 }
@@ -378,7 +384,23 @@ impl Device {
             ctx: &ctx,
             outputs: Vec::new(),
         };
-        let mut timing = match simulate(arch, program, &sim_cfg, &mut grid) {
+        let mut l2 = None;
+        if t.keep_l2 {
+            let mut kept = self.timing_l2.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((name, cache)) = kept.take() {
+                if name == arch.name {
+                    l2 = Some(cache);
+                }
+            }
+        }
+        let simulated = simulate_with(arch, program, &sim_cfg, &mut grid, &mut l2);
+        if t.keep_l2 {
+            if let Some(cache) = l2 {
+                *self.timing_l2.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((arch.name.clone(), cache));
+            }
+        }
+        let mut timing = match simulated {
             Ok(r) => r,
             Err((linear, fault)) => {
                 return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault))

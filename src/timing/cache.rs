@@ -181,6 +181,19 @@ impl Cache {
     }
 }
 
+impl Cache {
+    /// Every fetch in flight arrives (between launches: the next one's
+    /// clock starts at 0).
+    pub fn settle(&mut self) {
+        for chunk in self.chunks.iter_mut().flatten() {
+            for w in chunk.iter_mut() {
+                w.line.pending = 0;
+                w.line.ready = 0;
+            }
+        }
+    }
+}
+
 /// The way holding `tag` (tags in a set are distinct).
 #[inline]
 fn position(ways: &[Way], tag: u64) -> Option<usize> {

@@ -325,8 +325,9 @@ impl Model<'_> {
             let cost = match a.space {
                 MemSpace::Shared => self.mem.shared(&mut sm.mem, a.mask, addrs, a.size, now),
                 MemSpace::Global => {
+                    let cache = ic.cache;
                     self.mem
-                        .global(&mut sm.mem, a.kind, false, a.mask, addrs, a.size, now)
+                        .global(&mut sm.mem, a.kind, cache, a.mask, addrs, a.size, now)
                 }
                 MemSpace::Local => {
                     // Local memory is interleaved by word across the
@@ -336,7 +337,7 @@ impl Model<'_> {
                         base + (addrs[l] / 4) * 128 + l as u64 * 4 + addrs[l] % 4
                     });
                     self.mem
-                        .global(&mut sm.mem, a.kind, true, a.mask, &addrs, a.size, now)
+                        .local(&mut sm.mem, a.kind, a.mask, &addrs, a.size, now)
                 }
             };
             latency = cost.latency;

@@ -38,6 +38,7 @@ use super::banks::Banks;
 use super::cache::{Cache, Evicted};
 use super::coalesce::{half_warp_transactions, unique_sectors};
 use super::dram::Dram;
+use super::program::CachePolicy;
 use super::server::Server;
 
 /// What one access costs.
@@ -132,6 +133,8 @@ pub struct MemorySystem {
     remapped: [u64; 32],
     /// No access earlier than this cycle will come (`advance`).
     floor: u64,
+    /// The load being costed fetches again from memory (`.cv`).
+    uncached: bool,
     /// Scratch for a global access's distinct sectors (not cleared).
     sectors: [u64; 64],
     /// Scratch: bytes written per sector (one bit per byte), for stores.
@@ -191,9 +194,26 @@ impl MemorySystem {
             txns: Vec::new(),
             remapped: [0; 32],
             floor: 0,
+            uncached: false,
             sectors: [0; 64],
             written: [0; 64],
         }
+    }
+
+    /// Starts from an L2 left by an earlier launch (`None`: cold), as a GPU's
+    /// L2 keeps its lines, dirty ones too, from one kernel to the next.
+    pub fn with_l2(mut self, l2: Option<Cache>) -> MemorySystem {
+        if let (Some(old), Some(_)) = (l2, self.l2.as_ref()) {
+            self.l2 = Some(old);
+        }
+        self
+    }
+
+    /// The L2 as this launch leaves it, its fetches arrived.
+    pub fn take_l2(&mut self) -> Option<Cache> {
+        let mut l2 = self.l2.take()?;
+        l2.settle();
+        Some(l2)
     }
 
     /// No access earlier than cycle `now` will come (every SM is past it):
@@ -211,14 +231,44 @@ impl MemorySystem {
         s.book(t, cost)
     }
 
-    /// A global (or local) access by the lanes of `mask` at `addrs`, `size`
-    /// bytes each, issued at `now` by the SM whose memory side is `sm`.
+    /// A global access by the lanes of `mask` at `addrs`, `size` bytes
+    /// each, issued at `now` by the SM whose memory side is `sm`; a load's
+    /// `cache` operator says where it may be cached.
     #[allow(clippy::too_many_arguments)]
     pub fn global(
         &mut self,
         sm: &mut SmMemory,
         kind: Kind,
+        cache: CachePolicy,
+        mask: u32,
+        addrs: &[u64; 32],
+        size: u32,
+        now: u64,
+    ) -> Cost {
+        self.access(sm, kind, false, cache, mask, addrs, size, now)
+    }
+
+    /// A local access (`addrs` interleaved as the hardware lays local
+    /// memory out), cached in the L1.
+    pub fn local(
+        &mut self,
+        sm: &mut SmMemory,
+        kind: Kind,
+        mask: u32,
+        addrs: &[u64; 32],
+        size: u32,
+        now: u64,
+    ) -> Cost {
+        self.access(sm, kind, true, CachePolicy::Default, mask, addrs, size, now)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &mut self,
+        sm: &mut SmMemory,
+        kind: Kind,
         local: bool,
+        cache: CachePolicy,
         mask: u32,
         addrs: &[u64; 32],
         size: u32,
@@ -256,7 +306,8 @@ impl MemorySystem {
         let mut done = start;
         match kind {
             Kind::Load => {
-                let use_l1 = local || self.l1_global;
+                let use_l1 = (local || self.l1_global) && cache == CachePolicy::Default;
+                self.uncached = cache == CachePolicy::Uncached;
                 let mut i = 0;
                 while i < n {
                     let (line, bits, _, next) = self.line_run(i, n, None);
@@ -507,7 +558,8 @@ impl MemorySystem {
             return t + self.dram_latency as u64 + self.dram.read_sectors(addr, t, k as f64);
         };
         let (line, evicted) = l2.get(addr);
-        let hit = line.valid & bits;
+        // A `.cv` load fetches again whatever the L2 holds.
+        let hit = if self.uncached { 0 } else { line.valid & bits };
         let miss = bits & !hit;
         let mut ready = 0;
         if hit != 0 {
@@ -711,21 +763,61 @@ mod tests {
         let mut sm = SmMemory::new(&a);
         // Lanes 0-7 read the line's first sector: one sector fetched.
         let addrs = lanes(0x1000, 4);
-        let c = mem.global(&mut sm, Kind::Load, false, 0xff, &addrs, 4, 0);
+        let c = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            0xff,
+            &addrs,
+            4,
+            0,
+        );
         assert!(c.latency >= a.memory.dram_latency);
         assert_eq!((mem.stats.l1_misses, mem.stats.dram_sectors), (1, 1));
         // The whole line later: the first sector hits, three are fetched.
-        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &addrs, 4, 5000);
+        let c = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &addrs,
+            4,
+            5000,
+        );
         assert!(c.latency >= a.memory.dram_latency);
         assert_eq!((mem.stats.l1_hits, mem.stats.l1_misses), (1, 4));
         assert_eq!(mem.stats.dram_sectors, 4);
         // Now all four hit in L1.
-        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &addrs, 4, 10000);
+        let c = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &addrs,
+            4,
+            10000,
+        );
         assert_eq!(c.latency, a.memory.l1_latency);
         // A second miss to a sector still being fetched waits for it.
         let other = lanes(0x10_0000, 4);
-        let first = mem.global(&mut sm, Kind::Load, false, u32::MAX, &other, 4, 20000);
-        let again = mem.global(&mut sm, Kind::Load, false, u32::MAX, &other, 4, 20010);
+        let first = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &other,
+            4,
+            20000,
+        );
+        let again = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &other,
+            4,
+            20010,
+        );
         assert_eq!(
             again.latency + 10,
             first.latency,
@@ -742,17 +834,33 @@ mod tests {
         let mut mem = MemorySystem::new(&a);
         let mut sm = SmMemory::new(&a);
         // A full line written: nothing read from DRAM.
-        mem.global(&mut sm, Kind::Store, false, u32::MAX, &lanes(0, 4), 4, 0);
+        mem.global(
+            &mut sm,
+            Kind::Store,
+            CachePolicy::Default,
+            u32::MAX,
+            &lanes(0, 4),
+            4,
+            0,
+        );
         assert_eq!((mem.stats.dram_sectors, mem.stats.dram_writes), (0, 0));
         // Reading it back hits in L2.
-        mem.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 4), 4, 100);
+        mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &lanes(0, 4),
+            4,
+            100,
+        );
         assert_eq!(mem.stats.l2_hits, 4);
         // A partial write (one float per sector) then a read: the read must
         // fetch the sectors it does not hold whole.
         mem.global(
             &mut sm,
             Kind::Store,
-            false,
+            CachePolicy::Default,
             0xf,
             &lanes((1 << 20) + 128, 32),
             4,
@@ -761,7 +869,7 @@ mod tests {
         mem.global(
             &mut sm,
             Kind::Load,
-            false,
+            CachePolicy::Default,
             0xf,
             &lanes((1 << 20) + 128, 32),
             4,
@@ -776,7 +884,7 @@ mod tests {
         mem.global(
             &mut sm,
             Kind::Load,
-            false,
+            CachePolicy::Default,
             u32::MAX,
             &lanes(1024, 4),
             4,
@@ -793,12 +901,28 @@ mod tests {
         let mut sm = SmMemory::new(&a);
         // 32 lanes on 32 lines: 32 sector misses, 4 at a time, so the last
         // one starts after seven rounds of DRAM latency.
-        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 128), 4, 0);
+        let c = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &lanes(0, 128),
+            4,
+            0,
+        );
         assert!(c.latency >= 8 * a.memory.dram_latency, "{}", c.latency);
         assert!(mem.stats.mshr_wait_cycles > 0);
         let mut unbounded = MemorySystem::new(&arch());
         let mut sm = SmMemory::new(&arch());
-        let c = unbounded.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 128), 4, 0);
+        let c = unbounded.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &lanes(0, 128),
+            4,
+            0,
+        );
         assert!(c.latency < 2 * a.memory.dram_latency, "{}", c.latency);
     }
 
@@ -861,7 +985,15 @@ mod tests {
         let mut mem = MemorySystem::new(&a);
         let mut sm = SmMemory::new(&a);
         // In order: two 64-byte transactions (four sectors).
-        let c = mem.global(&mut sm, Kind::Load, false, u32::MAX, &lanes(0, 4), 4, 0);
+        let c = mem.global(
+            &mut sm,
+            Kind::Load,
+            CachePolicy::Default,
+            u32::MAX,
+            &lanes(0, 4),
+            4,
+            0,
+        );
         assert_eq!((mem.stats.lines, mem.stats.dram_sectors), (2, 4));
         assert_eq!(c.replays, 1);
         assert!(c.latency >= a.memory.dram_latency);
@@ -869,7 +1001,7 @@ mod tests {
         let c = mem.global(
             &mut sm,
             Kind::Load,
-            false,
+            CachePolicy::Default,
             u32::MAX,
             &lanes(1 << 20, 128),
             4,
@@ -877,5 +1009,32 @@ mod tests {
         );
         assert_eq!(c.replays, 31);
         assert_eq!(mem.stats.dram_sectors, 4 + 32);
+    }
+
+    #[test]
+    fn cache_operators_choose_the_levels() {
+        let a = arch();
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        let line = lanes(0x4000, 4);
+        let load = |mem: &mut MemorySystem, sm: &mut SmMemory, cache, now| {
+            mem.global(sm, Kind::Load, cache, u32::MAX, &line, 4, now)
+                .latency
+        };
+        // `.cg`: the L2 only, never the L1.
+        load(&mut mem, &mut sm, CachePolicy::L2Only, 0);
+        assert_eq!(
+            load(&mut mem, &mut sm, CachePolicy::L2Only, 5000),
+            a.memory.l2_latency
+        );
+        assert_eq!(mem.stats.l1_hits + mem.stats.l1_misses, 0);
+        // `.ca` then allocates in L1 and hits there.
+        load(&mut mem, &mut sm, CachePolicy::Default, 10_000);
+        assert_eq!(
+            load(&mut mem, &mut sm, CachePolicy::Default, 15_000),
+            a.memory.l1_latency
+        );
+        // `.cv` goes to DRAM whatever the caches hold.
+        assert!(load(&mut mem, &mut sm, CachePolicy::Uncached, 20_000) >= a.memory.dram_latency);
     }
 }

@@ -38,4 +38,5 @@ pub mod sim;
 mod solo;
 
 pub use arch::Arch;
+pub use cache::Cache;
 pub use report::TimingReport;

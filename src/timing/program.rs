@@ -32,6 +32,19 @@ impl MemClass {
     }
 }
 
+/// Where a global load may be cached (its PTX cache operator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum CachePolicy {
+    /// In the L1 where the preset caches global loads there, and the L2.
+    #[default]
+    Default,
+    /// In the L2 only (`.cg`, `L1::no_allocate`, `.volatile`).
+    L2Only,
+    /// Fetched again from memory (`.cv`).
+    Uncached,
+}
+
 /// One issue slot's static facts.
 #[derive(Clone, Debug)]
 pub struct Instr {
@@ -40,6 +53,8 @@ pub struct Instr {
     /// costs, `timing::costs`: no instruction of its own, no issue slot).
     pub cost: u16,
     pub mem: MemClass,
+    /// A global load's cache operator.
+    pub cache: CachePolicy,
     /// Registers read (guard included), then written: `regs[srcs.0..srcs.1]`.
     pub srcs: (u32, u32),
     pub dsts: (u32, u32),
@@ -95,7 +110,12 @@ fn class_of(unit: Unit, kind: &OpKind) -> (UnitClass, MemClass) {
         Unit::Sfu => UnitClass::Sfu,
         // Kernel parameters become constant-bank operands in SASS.
         Unit::LsuParam => UnitClass::Int,
-        Unit::LsuGlobal | Unit::LsuLocal | Unit::LsuShared | Unit::LsuConst => UnitClass::Ls,
+        Unit::LsuGlobal
+        | Unit::LsuGlobalCg
+        | Unit::LsuGlobalCv
+        | Unit::LsuLocal
+        | Unit::LsuShared
+        | Unit::LsuConst => UnitClass::Ls,
         Unit::Control | Unit::Barrier => UnitClass::Control,
         Unit::Tensor => UnitClass::Tensor,
     };
@@ -130,10 +150,16 @@ impl Program {
                     }
                     let d0 = p.regs.len() as u32;
                     p.regs.extend(op.dsts.iter().map(|r| r.index() as u32));
+                    let cache = match op.unit {
+                        Unit::LsuGlobalCg => CachePolicy::L2Only,
+                        Unit::LsuGlobalCv => CachePolicy::Uncached,
+                        _ => CachePolicy::Default,
+                    };
                     p.instrs.push(Instr {
                         class,
                         cost: op.cost.max(1),
                         mem,
+                        cache,
                         srcs: (s0, d0),
                         dsts: (d0, p.regs.len() as u32),
                         barrier: matches!(op.kind, OpKind::Bar { .. }),
@@ -156,6 +182,7 @@ impl Program {
                     class: UnitClass::Control,
                     cost: 1,
                     mem: MemClass::None,
+                    cache: CachePolicy::Default,
                     srcs: (s0, d0),
                     dsts: (d0, d0),
                     barrier: false,

@@ -19,9 +19,10 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::arch::{Arch, DualIssue, UnitClass};
+use super::cache::Cache;
 use super::exec::{CtaExec, GridExec, MemAccess, Pos};
 use super::memory::{MemorySystem, SmMemory};
-use super::program::{MemClass, Program};
+use super::program::{CachePolicy, MemClass, Program};
 use super::report::{Stall, TimingReport};
 use super::sched::Sched;
 
@@ -117,6 +118,8 @@ pub(super) struct Sm<C> {
 pub(super) struct IssueCost {
     pub class: u8,
     pub mem: MemClass,
+    /// A global load's cache operator.
+    pub cache: CachePolicy,
     /// A fall-through jump: no issue slot (`Instr::free`).
     pub free: bool,
     /// Hardware instructions (`Instr::cost`).
@@ -137,6 +140,7 @@ impl IssueCost {
     const NONE: IssueCost = IssueCost {
         class: 0,
         mem: MemClass::None,
+        cache: CachePolicy::Default,
         free: false,
         cost: 0,
         latency: 0,
@@ -245,6 +249,18 @@ pub fn simulate<G: GridExec>(
     cfg: &SimConfig,
     grid: &mut G,
 ) -> Result<TimingReport, G::Fault> {
+    simulate_with(arch, program, cfg, grid, &mut None)
+}
+
+/// [`simulate`], starting from the L2 in `l2` (an earlier launch's, on the
+/// same preset; cold when `None`) and leaving this launch's there.
+pub fn simulate_with<G: GridExec>(
+    arch: &Arch,
+    program: &Program,
+    cfg: &SimConfig,
+    grid: &mut G,
+    l2: &mut Option<Cache>,
+) -> Result<TimingReport, G::Fault> {
     let classes = ClassInfo::new(arch);
     let costs = program
         .instrs
@@ -254,6 +270,7 @@ pub fn simulate<G: GridExec>(
             IssueCost {
                 class: i.class as u8,
                 mem: i.mem,
+                cache: i.cache,
                 free: i.free,
                 ops: (i.srcs.0, i.dsts.0, i.dsts.1),
                 cost: i.cost,
@@ -273,7 +290,7 @@ pub fn simulate<G: GridExec>(
             DualIssue::None => 1,
             DualIssue::Independent => arch.scheduler.issue_width,
         },
-        mem: MemorySystem::new(arch),
+        mem: MemorySystem::new(arch).with_l2(l2.take()),
         report: TimingReport::default(),
         cfg,
         released: Vec::new(),
@@ -388,6 +405,7 @@ pub fn simulate<G: GridExec>(
         resident_sum as f64 / (active as f64 * max_warps as f64)
     };
     r.memory = model.mem.stats.clone();
+    *l2 = model.mem.take_l2();
     for ((instr, c), ic) in program
         .instrs
         .iter()

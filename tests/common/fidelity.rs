@@ -67,6 +67,10 @@ pub struct Launch {
     pub args: Vec<String>,
     #[serde(default)]
     pub timed: bool,
+    /// For a timed launch: how many times the model runs it first, keeping
+    /// its L2 (the steady state of a kernel launched back to back).
+    #[serde(default)]
+    pub warmup: u32,
 }
 
 /// A grid extent: a number, or `"K*sm"`.
@@ -520,6 +524,12 @@ impl Session {
                     t.regs = regs.map(|n| (n, "run".to_string()));
                     if let Some(c) = self.costs.get(&run.ptx) {
                         t.costs = c.clone();
+                    }
+                    // Warm-up launches leave their L2 to the measured one.
+                    t.keep_l2 = l.warmup > 0;
+                    for _ in 0..l.warmup {
+                        dev.launch_timed(m, k, cfg, &params, &t)
+                            .map_err(|e| format!("{}: {e}", l.kernel))?;
                     }
                     let (_, report) = dev
                         .launch_timed(m, k, cfg, &params, &t)

@@ -113,12 +113,26 @@ impl FnLower<'_> {
                 };
                 let (space, base, offset) = self.address(ins, &ops[1], m.space)?;
                 let cost = 1;
+                // The cache operators the timing model sees: `.cg` (and
+                // `L1::no_allocate`, `.volatile`) cache in the L2 only,
+                // `.cv` fetches again.
+                let unit = match lsu_unit(space) {
+                    Unit::LsuGlobal if m.kws.contains(&Kw::Cv) => Unit::LsuGlobalCv,
+                    Unit::LsuGlobal
+                        if m.kws
+                            .iter()
+                            .any(|k| matches!(k, Kw::Cg | Kw::L1NoAllocate | Kw::Volatile)) =>
+                    {
+                        Unit::LsuGlobalCg
+                    }
+                    u => u,
+                };
                 self.emit(
                     ins,
                     OpKind::Ld { space, ty, offset },
                     dsts,
                     vec![base],
-                    lsu_unit(space),
+                    unit,
                     cost,
                 )
             }
