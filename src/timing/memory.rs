@@ -122,6 +122,8 @@ pub struct MemorySystem {
     shared_pass: u32,
     coalescing: Coalescing,
     l1_fill_line: bool,
+    /// The L1 is one storage with shared memory (`l1_shared_unified_kib`).
+    unified_l1: bool,
     shared_half_warp: bool,
     /// Words (of `bank_bytes`) a bank delivers per pass, and the banks.
     bank_words_per_pass: u64,
@@ -186,6 +188,7 @@ impl MemorySystem {
             shared_pass: m.shared_cycles_per_pass.max(1),
             coalescing: m.coalescing,
             l1_fill_line: m.l1_fill == L1Fill::Line,
+            unified_l1: m.l1_shared_unified_kib > 0,
             shared_half_warp: m.shared_half_warp,
             bank_words_per_pass: (m.shared_bank_width_bytes / m.shared_bank_bytes.max(1)).max(1)
                 as u64,
@@ -293,16 +296,25 @@ impl MemorySystem {
         );
         self.stats.sectors += n as u64;
         self.stats.lines += lines as u64;
-        let replays = lines.saturating_sub(1);
+        // The L1 pipeline takes a cycle per line; where the L1 shares
+        // shared memory's banks (CC 7.0 on), a load's data comes out of
+        // them in a pass per bank-conflict degree (Nsight Compute counts
+        // these as the L1 data-bank conflicts of global loads), so a
+        // misaligned or odd-strided warp costs what its banks do.
+        let passes = if kind == Kind::Load && self.unified_l1 {
+            self.passes(mask, addrs, size)
+        } else {
+            lines
+        };
+        let replays = passes.saturating_sub(1);
         if let Some(fixed) = self.fixed {
             return Cost {
                 latency: fixed,
                 replays,
             };
         }
-        // The L1 pipeline: a cycle per line.
         let start = now.max(sm.pipe_free);
-        sm.pipe_free = start + lines as u64;
+        sm.pipe_free = start + passes as u64;
         let mut done = start;
         match kind {
             Kind::Load => {
@@ -1036,5 +1048,34 @@ mod tests {
         );
         // `.cv` goes to DRAM whatever the caches hold.
         assert!(load(&mut mem, &mut sm, CachePolicy::Uncached, 20_000) >= a.memory.dram_latency);
+    }
+
+    #[test]
+    fn a_unified_l1_serves_loads_in_bank_passes() {
+        // 32 floats from 16 bytes into a line: two lines, five sectors.
+        let misaligned = lanes(0x1010, 4);
+        let strided3 = lanes(0x8000, 12);
+        let replays = |preset: &str, addrs: &[u64; 32]| {
+            let a = Arch::builtin(preset).unwrap();
+            let mut mem = MemorySystem::new(&a);
+            let mut sm = SmMemory::new(&a);
+            mem.global(
+                &mut sm,
+                Kind::Load,
+                CachePolicy::Default,
+                u32::MAX,
+                addrs,
+                4,
+                0,
+            )
+            .replays
+        };
+        // CC 7.0 on: one pass of the banks (the words are in distinct
+        // banks), whatever the lines.
+        assert_eq!(replays("sm_80", &misaligned), 0);
+        assert_eq!(replays("sm_80", &strided3), 0);
+        // A separate L1 (Pascal): a cycle per line.
+        assert_eq!(replays("sm_61", &misaligned), 1);
+        assert_eq!(replays("sm_61", &strided3), 2);
     }
 }
