@@ -83,6 +83,9 @@ pub struct Cache {
     reciprocal: u64,
     ways: usize,
     shift: u32,
+    /// Set-index hashing: the line number's higher bits folded into the
+    /// set index (by XOR, `hash` bits at a time; 0: the plain remainder).
+    hash: u32,
     /// Chunks of `CHUNK` sets x `ways` ways, each set most recent first.
     chunks: Vec<Option<Box<[Way]>>>,
 }
@@ -100,8 +103,18 @@ impl Cache {
             reciprocal: (u64::MAX / sets as u64).wrapping_add(1),
             ways,
             shift: line.trailing_zeros(),
+            hash: 0,
             chunks: vec![None; sets.div_ceil(CHUNK)],
         }
+    }
+
+    /// The same cache with hashed set indices, as GPUs' L2s have: the
+    /// line number's higher bits are folded into the index, so that lines
+    /// a power of two apart (a matrix's column) spread over the sets
+    /// instead of falling into a few.
+    pub fn hashed(mut self) -> Cache {
+        self.hash = (usize::BITS - self.sets.leading_zeros()).max(1);
+        self
     }
 
     /// `line % sets`. Without a mask, `q = (line * reciprocal) >> 64` is
@@ -110,6 +123,12 @@ impl Cache {
     /// the remainder minus `sets`, which wraps negative and is corrected.
     #[inline]
     fn set_of(&self, line: u64) -> usize {
+        let line = if self.hash != 0 {
+            let h = self.hash;
+            line ^ (line >> h) ^ (line >> (2 * h)) ^ (line >> (3 * h))
+        } else {
+            line
+        };
         match self.set_mask {
             Some(m) => (line & m) as usize,
             None => {
@@ -309,5 +328,20 @@ mod tests {
         assert_eq!((evicted.addr, evicted.line.valid), (128, 1));
         assert!(c.find(0).is_some());
         assert!(c.find(128).is_none());
+    }
+
+    /// Hashed set indices spread lines a power of two apart: 64 lines of a
+    /// matrix's column (8 KB apart) fill 64 sets of a 384-set cache, not 6.
+    #[test]
+    fn hashed_sets_spread_power_of_two_strides() {
+        let sets_used = |c: &Cache| {
+            let mut sets: Vec<usize> = (0..64u64).map(|k| c.set_of(k * 64)).collect();
+            sets.sort();
+            sets.dedup();
+            sets.len()
+        };
+        let plain = Cache::new(384 * 16 * 128, 16, 128);
+        assert_eq!(sets_used(&plain), 6);
+        assert!(sets_used(&plain.clone().hashed()) >= 48);
     }
 }

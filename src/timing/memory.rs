@@ -167,7 +167,11 @@ impl MemorySystem {
         };
         let sector = m.sector_bytes as f64;
         MemorySystem {
-            l2: (m.l2_kib > 0).then(|| Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.line_bytes)),
+            // GPUs hash their L2 set indices (Accel-Sim's configurations
+            // use a polynomial index from Kepler on), so that a matrix's
+            // column does not fall into a few sets.
+            l2: (m.l2_kib > 0)
+                .then(|| Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.line_bytes).hashed()),
             slices: vec![Server::new(); m.l2_slices.max(1) as usize],
             dram: Dram::new(arch),
             banks: Banks::new(m.shared_banks, m.shared_bank_bytes),
