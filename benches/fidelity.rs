@@ -5,7 +5,9 @@
 //! value, model value and their ratio, then the mean absolute percentage
 //! error per category and overall, and the rows off by more than 30%.
 //!
-//! Run: `cargo bench --bench fidelity [-- --filter TEXT] [--json PATH]`
+//! Run: `cargo bench --bench fidelity [-- --filter TEXT] [--json PATH]
+//! [--markdown PATH]` (`--markdown`: the table as docs/timing-model.md
+//! carries it).
 //! (rows whose id, preset or category contains TEXT). Figures:
 //! docs/timing-model.md.
 //!
@@ -32,6 +34,7 @@ fn main() {
     };
     let filter = opt("--filter");
     let json = opt("--json");
+    let markdown = opt("--markdown");
     if let Some(text) = opt("--run") {
         run_alone(&text, opt("--preset").as_deref().unwrap_or("sm_80"));
         return;
@@ -127,7 +130,7 @@ fn main() {
                 }
                 records.push(serde_json::json!({
                     "id": row.id, "preset": row.preset, "category": row.category,
-                    "published": row.value, "model": v, "unit": row.unit,
+                    "gpu": row.gpu, "published": row.value, "model": v, "unit": row.unit,
                 }));
             }
             Err(e) => missing.push(format!("{}: {e}", row.id)),
@@ -166,6 +169,32 @@ fn main() {
         let v = serde_json::json!({ "rows": records });
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
     }
+    if let Some(path) = markdown {
+        let mut md = String::from(
+            "| row | board (preset) | category | published | model | unit | error |\n| --- | --- | --- | ---: | ---: | --- | ---: |\n",
+        );
+        for r in &records {
+            let (p, m) = (r["published"].as_f64().unwrap(), r["model"].as_f64().unwrap());
+            md += &format!(
+                "| {} | {} (`{}`) | {} | {} | {} | {} | {:+.1}% |\n",
+                r["id"].as_str().unwrap(),
+                r["gpu"].as_str().unwrap(),
+                r["preset"].as_str().unwrap(),
+                r["category"].as_str().unwrap(),
+                figure(p),
+                figure(m),
+                r["unit"].as_str().unwrap(),
+                100.0 * (m - p) / p
+            );
+        }
+        std::fs::write(&path, md).unwrap();
+    }
+}
+
+/// A figure with about four significant digits.
+fn figure(v: f64) -> String {
+    let digits = (3 - v.abs().max(1e-9).log10().floor() as i32).clamp(0, 4) as usize;
+    format!("{v:.digits$}")
 }
 
 /// `--run TEXT`: the runs whose name contains TEXT, on `preset`.
