@@ -262,7 +262,7 @@ fn bank_conflicts_consume_shared_memory_bandwidth() {
                 &[
                     KernelArg::Ptr(out),
                     KernelArg::U32(stride),
-                    KernelArg::U32(64),
+                    KernelArg::U32(128),
                 ],
                 &arch,
             )
@@ -276,4 +276,40 @@ fn bank_conflicts_consume_shared_memory_bandwidth() {
         let ratio = conflicted.estimated_cycles as f64 / free.estimated_cycles as f64;
         assert!(ratio > 8.0, "{preset}: 32-way conflicts take {ratio:.1}x");
     }
+}
+
+#[test]
+fn a_ctas_slot_is_free_once_its_stores_are_acknowledged() {
+    let mut dev = device();
+    let m = load(&mut dev, "ptx-samples/fidelity/kernels.compute_80.ptx");
+    let arch = Arch::builtin("sm_80").unwrap();
+    let sms = arch.chip.sm_count;
+    // Two 64-thread CTAs per SM (60 KiB of shared memory each), each
+    // thread loading one double and storing one: a CTA lives a load's
+    // DRAM latency, then until the L2 has acknowledged its stores (a warp
+    // is done in hardware only then), and only then does the next CTA
+    // take its slot.
+    let waves = 16u64;
+    let n = waves * 2 * sms as u64 * 64;
+    let a = dev.alloc(n * 8).unwrap();
+    let b = dev.alloc(n * 8).unwrap();
+    let k = dev.kernel(m, Some("gpubench_scale_f64")).unwrap();
+    let params = dev
+        .params(m, k, &[KernelArg::Ptr(a), KernelArg::Ptr(b), KernelArg::U64(n)])
+        .unwrap();
+    let mut t = TimingOptions::new(arch.clone());
+    t.regs = Some((16, "test".into()));
+    let cfg = LaunchConfig {
+        grid: [(n / 64) as u32, 1, 1],
+        block: [64, 1, 1],
+        shared_bytes: 60 << 10,
+    };
+    let r = dev.launch_timed(m, k, cfg, &params, &t).unwrap().1;
+    assert_eq!(r.blocks_per_sm, 2);
+    let lifetime = r.estimated_cycles as f64 / waves as f64;
+    let (dram, l2) = (arch.memory.dram_latency, arch.memory.l2_latency);
+    assert!(
+        lifetime > (dram + l2) as f64,
+        "a CTA lives {lifetime:.0} cycles; DRAM latency {dram}, L2 latency {l2}"
+    );
 }

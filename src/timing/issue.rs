@@ -342,6 +342,10 @@ impl Model<'_> {
             };
             latency = cost.latency;
             replays = cost.replays;
+            if a.kind != Kind::Load && a.space != MemSpace::Shared {
+                let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
+                cta.drained_at = cta.drained_at.max(now + latency as u64);
+            }
             if a.kind == Kind::Store {
                 from_mem = false;
             }
@@ -428,6 +432,7 @@ impl Model<'_> {
         self.others = others;
         if live == 0 {
             let cta = sm.ctas[cta_slot].take().unwrap();
+            sm.freed.push(cta.drained_at.max(now + 1));
             for &ws in &cta.warp_slots {
                 sm.warps[ws] = None;
             }

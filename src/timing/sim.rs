@@ -1,5 +1,6 @@
 //! The cycle model: a block scheduler places CTAs on SMs up to the
-//! occupancy limit (a new one as one retires); each SM's warp contexts are
+//! occupancy limit (a new one as one retires: its warps exited and the L2
+//! acknowledged their stores and atomics); each SM's warp contexts are
 //! divided among its warp schedulers (context i to scheduler i mod n); each
 //! scheduler, each cycle, picks a ready warp by policy and issues up to the
 //! issue width when units are free. Dispatch takes ceil(32 / units of the
@@ -93,6 +94,10 @@ pub(super) struct CtaSlot<C> {
     pub linear: u64,
     pub live_warps: usize,
     pub warp_slots: Vec<usize>,
+    /// When the L2 has acknowledged every store and atomic its warps sent:
+    /// a CTA's slot is free only then (a warp is done in hardware once its
+    /// stores are, as GPGPU-Sim's `shd_warp_t::hardware_done` has it).
+    pub drained_at: u64,
 }
 
 pub(super) struct Sm<C> {
@@ -108,6 +113,9 @@ pub(super) struct Sm<C> {
     /// Its L1, miss slots, port to the L2 and L1/shared pipeline.
     pub mem: SmMemory,
     pub resident_warps: u32,
+    /// The cycles at which the slots of the CTAs retired in the cycle just
+    /// simulated come free (their stores drained).
+    pub freed: Vec<u64>,
 }
 
 /// What issuing an instruction costs on this preset, precomputed per
@@ -313,6 +321,7 @@ pub fn simulate_with<G: GridExec>(
             dirty: 0,
             mem: SmMemory::new(arch),
             resident_warps: 0,
+            freed: Vec::new(),
         })
         .collect();
     model.report.sm_cycles = vec![0; sms.len()];
@@ -324,7 +333,7 @@ pub fn simulate_with<G: GridExec>(
             if next_cta >= total {
                 break 'fill;
             }
-            model.place(sm, grid, next_cta, now)?;
+            model.place(sm, grid, next_cta, now, now)?;
             next_cta += 1;
         }
     }
@@ -355,8 +364,10 @@ pub fn simulate_with<G: GridExec>(
             let mut next = wake.max(now + 1);
             for _ in 0..retired {
                 live_ctas -= 1;
+                let free = sm.freed.pop().expect("a retired CTA's free cycle");
+                end = end.max(free);
                 if next_cta < total {
-                    model.place(sm, grid, next_cta, now + 1)?;
+                    model.place(sm, grid, next_cta, now + 1, free)?;
                     next_cta += 1;
                     model.placing = next_cta < total;
                     live_ctas += 1;
@@ -424,13 +435,15 @@ pub fn simulate_with<G: GridExec>(
 }
 
 impl Model<'_> {
-    /// Puts CTA `linear` on `sm`, its warps into free contexts.
+    /// Puts CTA `linear` on `sm` at `now`, its warps into free contexts,
+    /// from which they may issue at `start` (when the slot it takes is free).
     fn place<G: GridExec>(
         &mut self,
         sm: &mut Sm<G::Cta>,
         grid: &mut G,
         linear: u64,
         now: u64,
+        start: u64,
     ) -> Result<(), G::Fault> {
         if sm.warps.is_empty() {
             let n_sched = self.arch.scheduler.schedulers_per_sm as usize;
@@ -476,13 +489,17 @@ impl Model<'_> {
                 ran_until: 0,
                 defer_until: 0,
                 unit_start: 0,
-                ready_at: now,
+                ready_at: start,
                 reason: Stall::Dependency,
-                next_free: now,
+                next_free: start,
                 ready: Vec::new(),
                 record: self.cfg.diagram_warps.contains(&(linear, w as u32)),
             };
             self.fetch(&mut ctx, &mut exec, now)?;
+            if start > now {
+                // Until its slot is free, no warp of it is resident.
+                ctx.reason = Stall::NoEligibleWarp;
+            }
             if ctx.state != WState::Done {
                 live += 1;
             }
@@ -496,6 +513,7 @@ impl Model<'_> {
             linear,
             live_warps: live,
             warp_slots,
+            drained_at: start,
         });
         Ok(())
     }
