@@ -174,7 +174,10 @@ fn main() {
             "| row | board (preset) | category | published | model | unit | error |\n| --- | --- | --- | ---: | ---: | --- | ---: |\n",
         );
         for r in &records {
-            let (p, m) = (r["published"].as_f64().unwrap(), r["model"].as_f64().unwrap());
+            let (p, m) = (
+                r["published"].as_f64().unwrap(),
+                r["model"].as_f64().unwrap(),
+            );
             md += &format!(
                 "| {} | {} (`{}`) | {} | {} | {} | {} | {:+.1}% |\n",
                 r["id"].as_str().unwrap(),

@@ -22,9 +22,20 @@
 //! Writes are booked when a channel's batch is complete (they delay the
 //! reads that arrive after them, as a drain does), so a kernel's last
 //! partial batches are not booked: they drain after the kernel on a GPU too.
+//! A channel's controller queues [`QUEUE`] requests: a write arriving when
+//! the channel is further behind than that is held until it has room, and
+//! whoever sent it (an SM's memory pipeline on CC 1.x, an L2 slice writing
+//! back) waits with it. Without this, writes that all fall on one channel
+//! (the partition camping of a transpose's column writes on GT200) would
+//! pile up behind it for free while the rest of the kernel went on.
 
 use super::arch::Arch;
 use super::server::Server;
+
+/// Requests a channel's controller queues: GPGPU-Sim's and Accel-Sim's
+/// FR-FCFS scheduler queue (`-gpgpu_frfcfs_dram_sched_queue_size 64`), of
+/// line-sized requests.
+pub const QUEUE: u32 = 64;
 
 pub struct Dram {
     channels: Vec<Channel>,
@@ -34,6 +45,8 @@ pub struct Dram {
     turnaround: f64,
     /// Writes per batch of a channel.
     batch: u64,
+    /// The backlog in cycles a channel's queue holds.
+    queue: f64,
     interleave_shift: u32,
     hashed: bool,
     /// No request earlier than this cycle will come.
@@ -59,6 +72,10 @@ impl Dram {
             read_cost: m.sector_bytes as f64 / (bytes_per_cycle * available),
             turnaround: m.dram_turnaround_ns * arch.chip.clock_mhz / 1e3,
             batch: m.dram_write_batch.max(1) as u64,
+            queue: QUEUE as f64
+                * (m.line_bytes / m.sector_bytes.max(1)).max(1) as f64
+                * m.sector_bytes as f64
+                / (bytes_per_cycle * available),
             interleave_shift: m.dram_interleave_bytes.max(1).trailing_zeros(),
             hashed: m.dram_hashed,
             floor: 0,
@@ -96,15 +113,20 @@ impl Dram {
     }
 
     /// `n` sectors written at `addr` at cycle `now` (write-backs: nothing
-    /// waits for them, but they take the channel's time from later reads).
-    pub fn write(&mut self, addr: u64, now: u64, n: u64) {
-        let (batch, cost, turnaround) = (self.batch, self.read_cost, self.turnaround);
+    /// waits for their data, but they take the channel's time from later
+    /// reads); returns the cycles the write is held before the channel's
+    /// queue has room for it.
+    pub fn write(&mut self, addr: u64, now: u64, n: u64) -> u64 {
+        let (batch, cost, turnaround, queue) =
+            (self.batch, self.read_cost, self.turnaround, self.queue);
         let ch = self.channel(addr);
+        let held = (ch.server.backlog(now) - queue).max(0.0) as u64;
         ch.pending += n;
         if ch.pending >= batch {
             let sectors = std::mem::take(&mut ch.pending);
             ch.server.book(now, sectors as f64 * cost + turnaround);
         }
+        held
     }
 
     /// No request earlier than `now` will come.
@@ -157,5 +179,27 @@ mod tests {
         let mut d = Dram::new(&arch);
         let spread: Vec<u64> = (0..64).map(|k| d.read(k * 2048, 0)).collect();
         assert!(spread.iter().max().unwrap() < &(64 * 4), "{spread:?}");
+    }
+
+    /// A write is held while its channel is further behind than its queue
+    /// holds; other channels take writes at once.
+    #[test]
+    fn a_full_queue_holds_writes() {
+        let mut arch = Arch::builtin("sm_13").unwrap();
+        arch.memory.dram_refresh_fraction = 0.0;
+        let mut d = Dram::new(&arch);
+        let queue = d.queue;
+        // Reads of a 128-byte line each on channel 0: 4 sectors' time.
+        let line = 4.0 * d.read_cost;
+        let n = 3 * QUEUE as u64;
+        for _ in 0..n {
+            d.read_sectors(0, 0, 4.0);
+        }
+        assert_eq!(d.write(0, 0, 4), (n as f64 * line - queue) as u64);
+        assert!((queue - QUEUE as f64 * line).abs() < 1e-9);
+        assert_eq!(d.write(256, 0, 4), 0, "channel 1 has room");
+        // Once the channel has caught up, it takes writes at once.
+        d.advance(100 * n * line as u64);
+        assert_eq!(d.write(0, 100 * n * line as u64, 4), 0);
     }
 }

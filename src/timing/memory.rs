@@ -394,8 +394,10 @@ impl MemorySystem {
             }
             if kind != Kind::Load {
                 self.stats.dram_writes += sectors;
-                self.dram.write(addr, t, sectors);
-                done = done.max(t);
+                // A partition whose queue is full holds the SM's pipeline.
+                let held = self.dram.write(addr, t, sectors);
+                sm.pipe_free = sm.pipe_free.max(t + held + 1);
+                done = done.max(t + held);
             }
         }
         self.txns = txns;
@@ -590,17 +592,23 @@ impl MemorySystem {
             line.fill(miss, r, t);
             ready = ready.max(r);
         }
+        // Its data does not wait for the write-back of the line it
+        // replaces (the L2 buffers evictions); its DRAM read has queued
+        // behind the channel's backlog already.
         self.write_back(evicted, t);
         ready
     }
 
-    /// Writes the dirty sectors of a line evicted from the L2 back to DRAM.
+    /// Writes the dirty sectors of a line evicted from the L2 back to DRAM;
+    /// returns the cycles the write is held before its channel has room.
     #[inline]
-    fn write_back(&mut self, evicted: Evicted, t: u64) {
+    fn write_back(&mut self, evicted: Evicted, t: u64) -> u64 {
         if evicted.line.dirty != 0 {
             let n = evicted.line.dirty.count_ones() as u64;
             self.stats.dram_writes += n;
-            self.dram.write(evicted.addr, t, n);
+            self.dram.write(evicted.addr, t, n)
+        } else {
+            0
         }
     }
 
@@ -649,14 +657,15 @@ impl MemorySystem {
         let t = t + self.slice_book(slice, t, self.slice_cost * k as f64);
         let Some(l2) = self.l2.as_mut() else {
             self.stats.dram_writes += k as u64;
-            self.dram.write(addr, t, k as u64);
-            return t;
+            return t + self.dram.write(addr, t, k as u64);
         };
         let (line, evicted) = l2.get(addr);
         line.dirty |= bits;
         line.valid |= full;
-        self.write_back(evicted, t);
-        t + self.l2_latency as u64
+        // A store whose write-back finds its channel's queue full is
+        // acknowledged once it has room.
+        let held = self.write_back(evicted, t);
+        t + held + self.l2_latency as u64
     }
 
     /// Dirty sectors of a line evicted from an L1 (local memory) go to the
@@ -684,8 +693,8 @@ impl MemorySystem {
             self.stats.dram_sectors += 1;
             self.stats.dram_writes += 1;
             let ready = t + self.dram_latency as u64 + self.dram.read(addr, t);
-            self.dram.write(addr, t, 1);
-            return ready;
+            let held = self.dram.write(addr, t, 1);
+            return ready.max(t + held);
         };
         let (line, evicted) = l2.get(addr);
         let ready = if line.valid & bit != 0 {
@@ -699,8 +708,8 @@ impl MemorySystem {
             r
         };
         line.dirty |= bit;
-        self.write_back(evicted, t);
-        ready + (cost as u64).saturating_sub(1)
+        let held = self.write_back(evicted, t);
+        ready.max(t + held) + (cost as u64).saturating_sub(1)
     }
 
     /// The passes the banks need for the lanes of `mask` (0 for none). Where

@@ -83,6 +83,13 @@ impl Server {
         (start - now as f64) as u64
     }
 
+    /// The cycles a request arriving at `now` would wait (nothing booked).
+    pub fn backlog(&mut self, now: u64) -> f64 {
+        let w = (now / WINDOW).max(self.first);
+        let win = self.window(w);
+        (win.end().max(win.last) - now as f64).max(0.0)
+    }
+
     /// Forgets the windows that end at or before `now` (no request earlier
     /// than `now` will come); their backlog is in the next window's base.
     /// Cheap when there is nothing to forget: owners call it before each
