@@ -28,6 +28,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             next_handle: FIRST_HANDLE,
             primary_retains: 0,
             contexts: vec![PRIMARY],
+            context_flags: HashMap::new(),
             links: HashMap::new(),
             limits: [64 * 1024, 1 << 20, 8 << 20, 2, 2048, 32, 0],
             cache_config: 0,
@@ -106,24 +107,24 @@ fn attribute(arch: &Arch, attr: c_int) -> Option<c_int> {
         16 => arch.chip.sm_count as c_int,     // MULTIPROCESSOR_COUNT
         17 => 0,                               // KERNEL_EXEC_TIMEOUT
         18 => 0,                               // INTEGRATED
-        19 => 1,                               // CAN_MAP_HOST_MEMORY
-        20 => 0,                               // COMPUTE_MODE (default)
-        31 => 1,                               // CONCURRENT_KERNELS
-        33 | 34 | 50 => 0,                     // PCI bus / device / domain
-        36 => 1000,                            // MEMORY_CLOCK_RATE (kHz, nominal)
-        37 => 4096,                            // GLOBAL_MEMORY_BUS_WIDTH
+        19 => 0,           // CAN_MAP_HOST_MEMORY (see cuMemHostGetDevicePointer_v2)
+        20 => 0,           // COMPUTE_MODE (default)
+        31 => 1,           // CONCURRENT_KERNELS
+        33 | 34 | 50 => 0, // PCI bus / device / domain
+        36 => 1000,        // MEMORY_CLOCK_RATE (kHz, nominal)
+        37 => 4096,        // GLOBAL_MEMORY_BUS_WIDTH
         38 => (arch.memory.l2_kib * 1024) as c_int, // L2_CACHE_SIZE
         39 => (o.max_warps_per_sm * 32) as c_int, // MAX_THREADS_PER_MULTIPROCESSOR
-        41 => 1,                               // UNIFIED_ADDRESSING
-        75 => major as c_int,                  // COMPUTE_CAPABILITY_MAJOR
-        76 => minor as c_int,                  // COMPUTE_CAPABILITY_MINOR
-        81 => o.shared_per_sm as c_int,        // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-        82 => o.regs_per_sm as c_int,          // MAX_REGISTERS_PER_MULTIPROCESSOR
-        83 => 1,                               // MANAGED_MEMORY
-        97 => o.shared_per_block as c_int,     // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-        106 => o.max_blocks_per_sm as c_int,   // MAX_BLOCKS_PER_MULTIPROCESSOR
+        41 => 1,           // UNIFIED_ADDRESSING
+        75 => major as c_int, // COMPUTE_CAPABILITY_MAJOR
+        76 => minor as c_int, // COMPUTE_CAPABILITY_MINOR
+        81 => o.shared_per_sm as c_int, // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        82 => o.regs_per_sm as c_int, // MAX_REGISTERS_PER_MULTIPROCESSOR
+        83 => 0,           // MANAGED_MEMORY (see cuMemAllocManaged)
+        97 => o.shared_per_block as c_int, // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        106 => o.max_blocks_per_sm as c_int, // MAX_BLOCKS_PER_MULTIPROCESSOR
         111 => o.reserved_shared_per_block as c_int, // RESERVED_SHARED_MEMORY_PER_BLOCK
-        115 => 0,                              // MEMORY_POOLS_SUPPORTED
+        115 => 0,          // MEMORY_POOLS_SUPPORTED
         _ => return None,
     })
 }
@@ -161,4 +162,48 @@ pub unsafe extern "C" fn cuDeviceGetUuid_v2(uuid: *mut u8, device: c_int) -> CUr
 #[no_mangle]
 pub unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut u8, device: c_int) -> CUresult {
     cuDeviceGetUuid_v2(uuid, device)
+}
+
+/// PyCUDA's `Device.compute_capability` (deprecated in CUDA, still called
+/// at init): the preset's compute capability, as attributes 75 and 76.
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceComputeCapability(
+    major: *mut c_int,
+    minor: *mut c_int,
+    device: c_int,
+) -> CUresult {
+    done(with_state(|s| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        if major.is_null() || minor.is_null() {
+            return Err(INVALID_VALUE);
+        }
+        *major = attribute(&s.arch, 75).unwrap_or(0);
+        *minor = attribute(&s.arch, 76).unwrap_or(0);
+        Ok(())
+    }))
+}
+
+/// A fixed bus id (domain, bus and device 0, as attributes 33, 34 and 50
+/// report), truncated to `len` bytes with its NUL.
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetPCIBusId(
+    id: *mut c_char,
+    len: c_int,
+    device: c_int,
+) -> CUresult {
+    done(with_state(|_| {
+        if device != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        if id.is_null() || len <= 0 {
+            return Err(INVALID_VALUE);
+        }
+        let text = b"0000:00:00.0";
+        let n = text.len().min(len as usize - 1);
+        std::ptr::copy_nonoverlapping(text.as_ptr(), id as *mut u8, n);
+        *id.add(n) = 0;
+        Ok(())
+    }))
 }

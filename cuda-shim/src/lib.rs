@@ -76,6 +76,8 @@ struct State {
     /// Retains of the primary context not yet released.
     primary_retains: usize,
     contexts: Vec<usize>,
+    /// `cuCtxCreate` flags of the created contexts.
+    context_flags: HashMap<usize, c_uint>,
     /// cuLink* states: the PTX inputs added so far, and the completed image.
     links: HashMap<usize, (Vec<Vec<u8>>, Vec<u8>)>,
     /// `CUlimit` values (the stack size is the device's local memory per thread).

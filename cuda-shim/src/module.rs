@@ -308,6 +308,17 @@ pub unsafe extern "C" fn cuLibraryGetKernel(
     cuModuleGetFunction(kernel, library, name)
 }
 
+/// A library is its module: its variables are the module's.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetGlobal(
+    dptr: *mut u64,
+    bytes: *mut usize,
+    library: Handle,
+    name: *const c_char,
+) -> CUresult {
+    cuModuleGetGlobal_v2(dptr, bytes, library, name)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuLibraryGetModule(module: *mut Handle, library: Handle) -> CUresult {
     done(out(module, library))
@@ -381,6 +392,23 @@ pub unsafe extern "C" fn cuKernelSetAttribute(
 #[no_mangle]
 pub unsafe extern "C" fn cuFuncSetCacheConfig(_f: Handle, _config: c_int) -> CUresult {
     done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuKernelSetCacheConfig(
+    kernel: Handle,
+    _config: c_int,
+    dev: c_int,
+) -> CUresult {
+    done(with_state(|s| {
+        if dev != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        s.functions
+            .get((kernel as usize).wrapping_sub(1))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
 }
 
 /// Legacy launch-shape calls (PyCUDA issues them; launches pass their own
