@@ -329,6 +329,18 @@ pub unsafe extern "C" fn cuKernelGetFunction(f: *mut Handle, kernel: Handle) -> 
     done(out(f, kernel))
 }
 
+/// The bytes of a module's `.const` variables (CUDA's user constant bank,
+/// which every kernel of the module shares): laid out in declaration
+/// order, each at its alignment.
+fn const_bytes(ir: &warpjit::ir::Module) -> u64 {
+    ir.globals
+        .values()
+        .filter(|g| g.constant && !g.external)
+        .fold(0, |end, g| {
+            end.next_multiple_of(u64::from(g.align.max(1))) + g.size
+        })
+}
+
 /// `CUfunction_attribute` values of a kernel.
 fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresult> {
     let &(m, k) = s
@@ -345,7 +357,7 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
             .map(|t| (t[0] * t[1] * t[2]) as c_int)
             .unwrap_or(s.arch.occupancy.max_threads_per_block as c_int),
         1 => static_shared,
-        2 => 0,
+        2 => const_bytes(ir) as c_int,
         3 => func.frame_size as c_int,
         4 => warpjit::timing::regs::estimate(ir, k) as c_int,
         5 | 6 => {

@@ -1128,3 +1128,39 @@ fn entry_points_clients_call_at_init_and_for_copies() {
         }
     }
 }
+
+#[test]
+fn a_kernels_const_size_is_its_modules_const_variables() {
+    let api = api();
+    let lib = library();
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_fn = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let attr = sym!(
+        lib,
+        b"cuFuncGetAttribute",
+        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
+    );
+    let ptx = CString::new(GLOBALS_PTX).unwrap();
+    let name = CString::new("bump").unwrap();
+    // SAFETY: the driver API with valid handles and pointers.
+    unsafe {
+        let mut module: Handle = std::ptr::null_mut();
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        let mut f: Handle = std::ptr::null_mut();
+        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
+        let mut bytes = -1;
+        assert_eq!(attr(&mut bytes, 2, f), 0); // CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
+                                               // table[40] at 0, scale (8-aligned) at 40, bias at 48.
+        assert_eq!(bytes, 52);
+        assert_eq!(attr(&mut bytes, 2, api.saxpy), 0);
+        assert_eq!(bytes, 0, "saxpy has no .const variables");
+    }
+}
