@@ -97,6 +97,9 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetCurrent(ctx: *mut Handle) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
     let top = CTX_STACK
         .with(|st| st.borrow().last().copied())
         .unwrap_or(0);
@@ -135,6 +138,9 @@ pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: Handle) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxPopCurrent_v2(ctx: *mut Handle) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
     let top = CTX_STACK.with(|st| st.borrow_mut().pop());
     match top {
         Some(h) => {
@@ -149,6 +155,9 @@ pub unsafe extern "C" fn cuCtxPopCurrent_v2(ctx: *mut Handle) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetDevice(device: *mut c_int) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
     let has = CTX_STACK.with(|st| !st.borrow().is_empty());
     if !has {
         return INVALID_CONTEXT;

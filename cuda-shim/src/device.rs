@@ -7,6 +7,10 @@ use super::*;
 
 #[no_mangle]
 pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
+    watch_forks();
     let mut guard = queue::lock();
     if guard.is_none() {
         let name = std::env::var("WARPJIT_ARCH").unwrap_or_else(|_| "sm_80".into());

@@ -474,6 +474,9 @@ pub(crate) fn wait_then<T>(
     prepare: impl FnOnce(&mut State) -> Result<Vec<Point>, CUresult>,
     finish: impl FnOnce(&mut State) -> Result<T, CUresult>,
 ) -> Result<T, CUresult> {
+    if crate::forked() {
+        return Err(NOT_INITIALIZED);
+    }
     let mut guard = lock();
     let points = match guard.as_mut() {
         Some(s) => prepare(s)?,

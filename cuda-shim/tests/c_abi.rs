@@ -1164,3 +1164,68 @@ fn a_kernels_const_size_is_its_modules_const_variables() {
         assert_eq!(bytes, 0, "saxpy has no .const variables");
     }
 }
+
+extern "C" {
+    fn fork() -> c_int;
+    fn waitpid(pid: c_int, status: *mut c_int, options: c_int) -> c_int;
+    fn alarm(seconds: c_uint) -> c_uint;
+    fn _exit(code: c_int) -> !;
+}
+
+#[test]
+fn after_fork_the_child_gets_not_initialized() {
+    let api = api();
+    let lib = library();
+    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let get_current = sym!(
+        lib,
+        b"cuCtxGetCurrent",
+        unsafe extern "C" fn(*mut Handle) -> u32
+    );
+    let (init, get_current) = (*init, *get_current);
+    // SAFETY: the driver API with valid handles; the child calls only the
+    // shim's entry points (which must not lock or allocate there) and
+    // async-signal-safe libc functions.
+    unsafe {
+        let stream = api.stream();
+        // Pending work the child must not wait for (its worker thread
+        // exists only in the parent).
+        let release = hold(&api, stream);
+        let pid = fork();
+        assert!(pid >= 0, "fork");
+        if pid == 0 {
+            alarm(20); // a hang ends as SIGALRM, not as a stuck test
+            let mut ctx: Handle = std::ptr::null_mut();
+            let codes = [
+                (api.stream_synchronize)(stream),
+                (api.ctx_synchronize)(),
+                (api.stream_query)(stream),
+                init(0),
+                get_current(&mut ctx),
+            ];
+            let all_three = codes.iter().all(|&c| c == 3);
+            _exit(if all_three {
+                3
+            } else {
+                100 + codes[0] as c_int % 100
+            });
+        }
+        let mut status = 0;
+        assert_eq!(waitpid(pid, &mut status, 0), pid);
+        assert_eq!(
+            status & 0x7f,
+            0,
+            "the child ended by signal {}",
+            status & 0x7f
+        );
+        assert_eq!(
+            (status >> 8) & 0xff,
+            3,
+            "CUDA_ERROR_NOT_INITIALIZED in the child"
+        );
+        // The parent's driver is untouched.
+        release.send(()).unwrap();
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!((api.stream_destroy)(stream), 0);
+    }
+}
