@@ -21,8 +21,18 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
                 return INVALID_VALUE;
             }
         };
+        let mut options = Options::default();
+        if let Ok(text) = std::env::var("WARPJIT_DEVICE_MEMORY") {
+            match device_memory(&text) {
+                Ok(bytes) => options.arena_bytes = bytes,
+                Err((code, why)) => {
+                    eprintln!("warpjit: WARPJIT_DEVICE_MEMORY={text:?}: {why}");
+                    return code;
+                }
+            }
+        }
         *guard = Some(State {
-            device: Device::new(Options::default()),
+            device: Device::new(options),
             arch,
             modules: HashMap::new(),
             functions: Vec::new(),
@@ -41,6 +51,51 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
         });
     }
     SUCCESS
+}
+
+/// `WARPJIT_DEVICE_MEMORY`: bytes, or kibibytes, mebibytes or gibibytes
+/// with a K, M or G suffix (either case). Zero, anything else, and a size
+/// the host cannot reserve are refused (the arena is reserved at once,
+/// its pages mapped as they are first touched).
+fn device_memory(text: &str) -> Result<u64, (CUresult, String)> {
+    let t = text.trim();
+    let (digits, shift) = match t.as_bytes().last() {
+        Some(b'k' | b'K') => (&t[..t.len() - 1], 10),
+        Some(b'm' | b'M') => (&t[..t.len() - 1], 20),
+        Some(b'g' | b'G') => (&t[..t.len() - 1], 30),
+        _ => (t, 0),
+    };
+    let bad = || {
+        (
+            INVALID_VALUE,
+            "expected a positive size in bytes, optionally with a K, M or G suffix (e.g. 4G)"
+                .into(),
+        )
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    let bytes = n
+        .checked_mul(1 << shift)
+        .filter(|&b| b > 0 && b <= isize::MAX as u64 / 2)
+        .ok_or_else(bad)?;
+    // Reserve it once here: a size the host refuses is an error code, not
+    // an abort when the device reserves its arena.
+    let layout = std::alloc::Layout::from_size_align(bytes.next_multiple_of(8) as usize, 8)
+        .map_err(|_| bad())?;
+    // SAFETY: a non-zero layout, freed at once.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout);
+        if p.is_null() {
+            return Err((
+                OUT_OF_MEMORY,
+                "the host cannot reserve that much memory".into(),
+            ));
+        }
+        std::alloc::dealloc(p, layout);
+    }
+    Ok(bytes)
 }
 
 #[no_mangle]
@@ -210,4 +265,34 @@ pub unsafe extern "C" fn cuDeviceGetPCIBusId(
         *id.add(n) = 0;
         Ok(())
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_memory_sizes() {
+        assert_eq!(device_memory("4096"), Ok(4096));
+        assert_eq!(device_memory("64k"), Ok(64 << 10));
+        assert_eq!(device_memory(" 256M "), Ok(256 << 20));
+        assert_eq!(device_memory("2G"), Ok(2 << 30));
+        for bad in [
+            "",
+            "0",
+            "G",
+            "-1",
+            "1.5G",
+            "12Q",
+            "4GB",
+            "99999999999999999999",
+            "9999999999G",
+        ] {
+            assert_eq!(
+                device_memory(bad).map_err(|e| e.0),
+                Err(INVALID_VALUE),
+                "{bad:?}"
+            );
+        }
+    }
 }
