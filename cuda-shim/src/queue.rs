@@ -266,7 +266,9 @@ struct PerThreadStream(Cell<StreamId>);
 impl Drop for PerThreadStream {
     fn drop(&mut self) {
         let id = self.0.get();
-        if id != 0 {
+        // Not in a forked child (the thread that forked exits there with
+        // the parent's stream id; the lock may be held forever there).
+        if id != 0 && !crate::forked() {
             if let Some(s) = lock().as_mut() {
                 s.sched.destroy_stream(id);
             }
