@@ -55,7 +55,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(device: c_int) -> CUresult {
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxCreate_v2(
     ctx: *mut Handle,
-    _flags: c_uint,
+    flags: c_uint,
     device: c_int,
 ) -> CUresult {
     done(with_state(|s| {
@@ -63,8 +63,9 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
             return Err(INVALID_DEVICE);
         }
         let h = s.handle();
-        s.contexts.push(h);
         out(ctx, h as Handle)?;
+        s.contexts.push(h);
+        s.context_flags.insert(h, flags);
         CTX_STACK.with(|st| st.borrow_mut().push(h));
         Ok(())
     }))
@@ -85,6 +86,7 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> CUresult {
         |s| {
             if h != PRIMARY {
                 s.contexts.retain(|&c| c != h);
+                s.context_flags.remove(&h);
                 s.sched.reset_context(h);
             }
             CTX_STACK.with(|st| st.borrow_mut().retain(|&c| c != h));
@@ -95,6 +97,9 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetCurrent(ctx: *mut Handle) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
     let top = CTX_STACK
         .with(|st| st.borrow().last().copied())
         .unwrap_or(0);
@@ -133,6 +138,9 @@ pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: Handle) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxPopCurrent_v2(ctx: *mut Handle) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
     let top = CTX_STACK.with(|st| st.borrow_mut().pop());
     match top {
         Some(h) => {
@@ -147,6 +155,9 @@ pub unsafe extern "C" fn cuCtxPopCurrent_v2(ctx: *mut Handle) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetDevice(device: *mut c_int) -> CUresult {
+    if forked() {
+        return NOT_INITIALIZED;
+    }
     let has = CTX_STACK.with(|st| !st.borrow().is_empty());
     if !has {
         return INVALID_CONTEXT;
@@ -258,4 +269,48 @@ pub unsafe extern "C" fn cuCtxSetCacheConfig(config: c_int) -> CUresult {
         s.cache_config = config;
         Ok(())
     }))
+}
+
+/// The API version of a context (null: the current one): 3020, the
+/// version of the `cuCtxCreate_v2` ABI every context here has.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetApiVersion(ctx: Handle, version: *mut c_uint) -> CUresult {
+    let h = match ctx as usize {
+        0 => match CTX_STACK.with(|st| st.borrow().last().copied()) {
+            Some(h) => h,
+            None => return INVALID_CONTEXT,
+        },
+        h => h,
+    };
+    done(with_state(|s| {
+        if !s.contexts.contains(&h) {
+            return Err(INVALID_CONTEXT);
+        }
+        out(version, 3020)
+    }))
+}
+
+/// The current context's creation flags (the primary context's are 0).
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> CUresult {
+    let Some(h) = CTX_STACK.with(|st| st.borrow().last().copied()) else {
+        return INVALID_CONTEXT;
+    };
+    done(with_state(|s| {
+        if !s.contexts.contains(&h) {
+            return Err(INVALID_CONTEXT);
+        }
+        out(flags, s.context_flags.get(&h).copied().unwrap_or(0))
+    }))
+}
+
+/// Profiler ranges (nothing to profile: accepted).
+#[no_mangle]
+pub unsafe extern "C" fn cuProfilerStart() -> CUresult {
+    done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuProfilerStop() -> CUresult {
+    done(with_state(|_| Ok(())))
 }

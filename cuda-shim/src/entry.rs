@@ -75,7 +75,11 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuMemHostRegister_v2, cuMemHostUnregister, cuDevicePrimaryCtxReset_v2,
         cuStreamBeginCapture_v2, cuStreamEndCapture, cuStreamIsCapturing,
         cuThreadExchangeStreamCaptureMode, cuGraphInstantiateWithFlags, cuGraphLaunch,
-        cuGraphUpload, cuGraphExecDestroy, cuGraphDestroy,
+        cuGraphUpload, cuGraphExecDestroy, cuGraphDestroy, cuDeviceComputeCapability,
+        cuDeviceGetPCIBusId, cuCtxGetApiVersion, cuCtxGetFlags, cuProfilerStart, cuProfilerStop,
+        cuKernelSetCacheConfig, cuLibraryGetGlobal, cuMemHostGetDevicePointer_v2,
+        cuMemAllocManaged, cuMemAllocPitch_v2, cuMemcpy, cuMemcpyAsync, cuMemcpy2D_v2,
+        cuMemcpy2DUnaligned_v2, cuMemcpy2DAsync_v2,
     }
     None
 }

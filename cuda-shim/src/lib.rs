@@ -49,6 +49,7 @@ pub mod stubs {
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use context::need_context;
@@ -76,6 +77,8 @@ struct State {
     /// Retains of the primary context not yet released.
     primary_retains: usize,
     contexts: Vec<usize>,
+    /// `cuCtxCreate` flags of the created contexts.
+    context_flags: HashMap<usize, c_uint>,
     /// cuLink* states: the PTX inputs added so far, and the completed image.
     links: HashMap<usize, (Vec<Vec<u8>>, Vec<u8>)>,
     /// `CUlimit` values (the stack size is the device's local memory per thread).
@@ -101,7 +104,43 @@ const PRIMARY: usize = 1;
 /// handles (`CU_STREAM_LEGACY` 1, `CU_STREAM_PER_THREAD` 2).
 const FIRST_HANDLE: usize = 0x10;
 
+/// Set in the child of a `fork` once the driver was initialized: the
+/// state and its stream workers belong to the parent (the child has none
+/// of the threads, and the state lock may have been held by one), so
+/// every call returns `CUDA_ERROR_NOT_INITIALIZED`, as NVIDIA's driver
+/// does after a fork, without touching the lock.
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+extern "C" {
+    fn pthread_atfork(
+        prepare: Option<unsafe extern "C" fn()>,
+        parent: Option<unsafe extern "C" fn()>,
+        child: Option<unsafe extern "C" fn()>,
+    ) -> c_int;
+}
+
+unsafe extern "C" fn forked_child() {
+    FORKED.store(true, Ordering::Relaxed);
+}
+
+/// Registers the fork handler (once, at the first `cuInit`).
+fn watch_forks() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a handler that only stores to an atomic.
+    ONCE.call_once(|| unsafe {
+        pthread_atfork(None, None, Some(forked_child));
+    });
+}
+
+/// Whether this process is the child of a fork of an initialized driver.
+fn forked() -> bool {
+    FORKED.load(Ordering::Relaxed)
+}
+
 fn with_state<T>(f: impl FnOnce(&mut State) -> Result<T, CUresult>) -> Result<T, CUresult> {
+    if forked() {
+        return Err(NOT_INITIALIZED);
+    }
     let mut guard = queue::lock();
     match guard.as_mut() {
         Some(s) => f(s),

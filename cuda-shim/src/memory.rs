@@ -459,3 +459,336 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
         Ok(())
     }))
 }
+
+// ---- Memory warpjit cannot share between host and device ----------------------
+
+/// Prints `message` on stderr the first time `once` is passed.
+fn explain_once(once: &std::sync::Once, message: &str) {
+    once.call_once(|| eprintln!("warpjit: {message}"));
+}
+
+/// Host memory is never device-addressable here: kernels address only
+/// warpjit's arena (device addresses are `GLOBAL_BASE` + an offset into
+/// it, checked on every access), and page-locked host memory is ordinary
+/// host memory outside it. So no host allocation has a device pointer:
+/// `CUDA_ERROR_INVALID_VALUE`, what CUDA returns for memory that is not
+/// mapped (`CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY` reads 0).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
+    dptr: *mut u64,
+    p: *mut c_void,
+    flags: c_uint,
+) -> CUresult {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    done(with_state(|_| {
+        if dptr.is_null() || p.is_null() || flags != 0 {
+            return Err(INVALID_VALUE);
+        }
+        explain_once(
+            &ONCE,
+            "cuMemHostGetDevicePointer: host memory cannot be mapped into warpjit's device address space; copy it to device memory (cuMemAlloc, cuMemcpyHtoD)",
+        );
+        Err(INVALID_VALUE)
+    }))
+}
+
+/// Managed memory would have to be one address valid on the host and in
+/// kernels; warpjit's device addresses are not host pointers (see
+/// `cuMemHostGetDevicePointer_v2`): `CUDA_ERROR_NOT_SUPPORTED`, what CUDA
+/// returns on a device without managed memory
+/// (`CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY` reads 0).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAllocManaged(
+    dptr: *mut u64,
+    bytes: usize,
+    _flags: c_uint,
+) -> CUresult {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    done(with_state(|_| {
+        if dptr.is_null() || bytes == 0 {
+            return Err(INVALID_VALUE);
+        }
+        explain_once(
+            &ONCE,
+            "cuMemAllocManaged: warpjit has no managed memory (device addresses are not host pointers); use cuMemAlloc and copies",
+        );
+        Err(NOT_SUPPORTED)
+    }))
+}
+
+/// Device memory for `height` rows of `width` bytes, each row starting
+/// at a multiple of 512 bytes (the pitch CUDA's allocator gives).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAllocPitch_v2(
+    dptr: *mut u64,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+    element: c_uint,
+) -> CUresult {
+    if pitch.is_null() || width == 0 || height == 0 || ![4, 8, 16].contains(&element) {
+        return INVALID_VALUE;
+    }
+    let Some(row) = width.checked_next_multiple_of(PITCH_ALIGN) else {
+        return INVALID_VALUE;
+    };
+    let Some(bytes) = row.checked_mul(height) else {
+        return OUT_OF_MEMORY;
+    };
+    match cuMemAlloc_v2(dptr, bytes) {
+        SUCCESS => {
+            *pitch = row;
+            SUCCESS
+        }
+        e => e,
+    }
+}
+
+const PITCH_ALIGN: usize = 512;
+
+// ---- Unified-addressing and 2D copies --------------------------------------------
+
+/// One end of a copy: host memory, or device memory (an address in
+/// warpjit's arena).
+#[derive(Clone, Copy)]
+enum Loc {
+    Host(*mut c_void),
+    Device(u64),
+}
+
+impl State {
+    /// Unified addressing: device addresses are those of the arena, every
+    /// other address is a host pointer.
+    fn classify(&self, p: u64) -> Loc {
+        let base = warpjit::runtime::memory::GLOBAL_BASE;
+        if p >= base && p - base < self.device.options().arena_bytes {
+            Loc::Device(p)
+        } else {
+            Loc::Host(p as *mut c_void)
+        }
+    }
+}
+
+/// What a copy call waits for, and the host-to-host copies it does itself
+/// once it has waited.
+#[derive(Default)]
+struct Plan {
+    /// Points a synchronous call waits for.
+    sync: Vec<Point>,
+    /// Points an asynchronous call waits for too (a pageable DtoH
+    /// destination, host-to-host copies).
+    always: Vec<Point>,
+    /// (dst, src, len) copied by the calling thread.
+    host: Vec<(HostPtr, HostPtr, usize)>,
+}
+
+/// Enqueues a copy of `len` bytes on `stream`, with CUDA's host
+/// synchronization rules (as the HtoD, DtoH and DtoD entry points): a
+/// host-to-host copy waits for the work enqueued so far and is then done
+/// by the calling thread (refused in a capture).
+unsafe fn plan_copy(
+    s: &mut State,
+    plan: &mut Plan,
+    dst: Loc,
+    src: Loc,
+    len: usize,
+    stream: Handle,
+) -> Result<(), CUresult> {
+    if len == 0 {
+        return Ok(());
+    }
+    match (dst, src) {
+        (Loc::Host(h), _) | (_, Loc::Host(h)) if h.is_null() => Err(INVALID_VALUE),
+        (Loc::Device(d), Loc::Host(h)) => {
+            let (ticket, page_locked) = copy_htod(s, d, h, len, stream)?;
+            plan.sync.extend(points(ticket, page_locked));
+            Ok(())
+        }
+        (Loc::Host(h), Loc::Device(d)) => {
+            let (ticket, page_locked) = copy_dtoh(s, h, d, len, stream)?;
+            let p = points(ticket, true);
+            if !page_locked {
+                plan.always.extend(p.iter().copied());
+            }
+            plan.sync.extend(p);
+            Ok(())
+        }
+        (Loc::Device(d), Loc::Device(from)) => {
+            s.check_device_range(from, len)?;
+            s.check_device_range(d, len)?;
+            let op = Op::DeviceCopy {
+                dst: d,
+                src: from,
+                len,
+            };
+            submit(s, stream, op).map(|_| ())
+        }
+        (Loc::Host(d), Loc::Host(from)) => {
+            let id = resolve(s, stream)?;
+            if s.sched.queues.get(&id).is_some_and(|q| q.capture.is_some()) {
+                return Err(STREAM_CAPTURE_UNSUPPORTED);
+            }
+            plan.always.extend(s.sched.all_pending_tails());
+            plan.host.push((HostPtr(d), HostPtr(from), len));
+            Ok(())
+        }
+    }
+}
+
+/// Runs a copy call: `build` enqueues its copies; a synchronous call then
+/// waits for them (and returns the context's asynchronous error), an
+/// asynchronous one only for what CUDA completes before returning.
+unsafe fn run_copy(
+    synchronous: bool,
+    build: impl FnOnce(&mut State, &mut Plan) -> Result<(), CUresult>,
+) -> CUresult {
+    let ctx = current_context();
+    let host = std::cell::RefCell::new(Vec::new());
+    let waited = std::cell::Cell::new(false);
+    done(wait_then(
+        |s| {
+            let mut plan = Plan::default();
+            build(s, &mut plan)?;
+            *host.borrow_mut() = plan.host;
+            waited.set(!plan.always.is_empty());
+            let mut p = plan.always;
+            if synchronous {
+                p.extend(plan.sync);
+            }
+            Ok(p)
+        },
+        |s| {
+            for (dst, src, len) in host.take() {
+                // SAFETY: the client's host ranges, valid for `len` bytes.
+                std::ptr::copy(src.0 as *const u8, dst.0 as *mut u8, len);
+            }
+            if synchronous {
+                s.sched.take_error(ctx)
+            } else if waited.get() {
+                // Work the call waited for did not run if the context faulted.
+                s.sched.fault(ctx)
+            } else {
+                Ok(())
+            }
+        },
+    ))
+}
+
+/// Unified addressing: each pointer is device memory (in the arena) or
+/// host memory. On the legacy stream, synchronous as the typed copies are.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpy(dst: u64, src: u64, bytes: usize) -> CUresult {
+    run_copy(true, |s, plan| {
+        let (d, from) = (s.classify(dst), s.classify(src));
+        plan_copy(s, plan, d, from, bytes, std::ptr::null_mut())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpyAsync(
+    dst: u64,
+    src: u64,
+    bytes: usize,
+    stream: Handle,
+) -> CUresult {
+    run_copy(false, |s, plan| {
+        let (d, from) = (s.classify(dst), s.classify(src));
+        plan_copy(s, plan, d, from, bytes, stream)
+    })
+}
+
+/// `CUDA_MEMCPY2D` (the `_v2` layout: `size_t` offsets and pitches).
+#[repr(C)]
+pub struct Memcpy2D {
+    src_x: usize,
+    src_y: usize,
+    src_type: c_uint,
+    src_host: *const c_void,
+    src_device: u64,
+    src_array: Handle,
+    src_pitch: usize,
+    dst_x: usize,
+    dst_y: usize,
+    dst_type: c_uint,
+    dst_host: *mut c_void,
+    dst_device: u64,
+    dst_array: Handle,
+    dst_pitch: usize,
+    width: usize,
+    height: usize,
+}
+
+/// Where row `row` of one side of a 2D copy starts (`CUmemorytype`: host
+/// 1, device 2, array 3, unified 4). The shim has no arrays.
+fn row_start(
+    s: &State,
+    kind: c_uint,
+    host: *const c_void,
+    device: u64,
+    (x, y, pitch): (usize, usize, usize),
+    row: usize,
+) -> Result<Loc, CUresult> {
+    let off = y
+        .checked_add(row)
+        .and_then(|r| r.checked_mul(pitch))
+        .and_then(|o| o.checked_add(x))
+        .ok_or(INVALID_VALUE)?;
+    match kind {
+        1 if host.is_null() => Err(INVALID_VALUE),
+        1 => Ok(Loc::Host((host as *mut u8).wrapping_add(off) as *mut c_void)),
+        2 => Ok(Loc::Device(device.wrapping_add(off as u64))),
+        3 => Err(NOT_SUPPORTED),
+        4 => Ok(match s.classify(device) {
+            Loc::Device(d) => Loc::Device(d.wrapping_add(off as u64)),
+            Loc::Host(h) => Loc::Host((h as *mut u8).wrapping_add(off) as *mut c_void),
+        }),
+        _ => Err(INVALID_VALUE),
+    }
+}
+
+/// A 2D copy: one copy when both sides are contiguous, else one per row.
+unsafe fn plan_2d(
+    s: &mut State,
+    plan: &mut Plan,
+    p: *const Memcpy2D,
+    stream: Handle,
+) -> Result<(), CUresult> {
+    let p = p.as_ref().ok_or(INVALID_VALUE)?;
+    let (w, h) = (p.width, p.height);
+    if w == 0 || h == 0 {
+        return Ok(());
+    }
+    if h > 1 && (p.src_pitch < w + p.src_x || p.dst_pitch < w + p.dst_x) {
+        return Err(INVALID_VALUE);
+    }
+    let src = (p.src_x, p.src_y, p.src_pitch);
+    let dst = (p.dst_x, p.dst_y, p.dst_pitch);
+    let contiguous = h == 1 || (p.src_pitch == w && p.dst_pitch == w);
+    let (rows, len) = match contiguous {
+        true => (1, w.checked_mul(h).ok_or(INVALID_VALUE)?),
+        false => (h, w),
+    };
+    for row in 0..rows {
+        let from = row_start(s, p.src_type, p.src_host, p.src_device, src, row)?;
+        let to = row_start(s, p.dst_type, p.dst_host, p.dst_device, dst, row)?;
+        plan_copy(s, plan, to, from, len, stream)?;
+    }
+    Ok(())
+}
+
+/// On the legacy stream, synchronous as the typed copies are.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpy2D_v2(p: *const Memcpy2D) -> CUresult {
+    run_copy(true, |s, plan| plan_2d(s, plan, p, std::ptr::null_mut()))
+}
+
+/// The same copy (warpjit has no alignment requirements on pitches).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2(p: *const Memcpy2D) -> CUresult {
+    cuMemcpy2D_v2(p)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpy2DAsync_v2(p: *const Memcpy2D, stream: Handle) -> CUresult {
+    run_copy(false, |s, plan| plan_2d(s, plan, p, stream))
+}

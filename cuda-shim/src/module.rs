@@ -308,6 +308,17 @@ pub unsafe extern "C" fn cuLibraryGetKernel(
     cuModuleGetFunction(kernel, library, name)
 }
 
+/// A library is its module: its variables are the module's.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetGlobal(
+    dptr: *mut u64,
+    bytes: *mut usize,
+    library: Handle,
+    name: *const c_char,
+) -> CUresult {
+    cuModuleGetGlobal_v2(dptr, bytes, library, name)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuLibraryGetModule(module: *mut Handle, library: Handle) -> CUresult {
     done(out(module, library))
@@ -316,6 +327,18 @@ pub unsafe extern "C" fn cuLibraryGetModule(module: *mut Handle, library: Handle
 #[no_mangle]
 pub unsafe extern "C" fn cuKernelGetFunction(f: *mut Handle, kernel: Handle) -> CUresult {
     done(out(f, kernel))
+}
+
+/// The bytes of a module's `.const` variables (CUDA's user constant bank,
+/// which every kernel of the module shares): laid out in declaration
+/// order, each at its alignment.
+fn const_bytes(ir: &warpjit::ir::Module) -> u64 {
+    ir.globals
+        .values()
+        .filter(|g| g.constant && !g.external)
+        .fold(0, |end, g| {
+            end.next_multiple_of(u64::from(g.align.max(1))) + g.size
+        })
 }
 
 /// `CUfunction_attribute` values of a kernel.
@@ -334,7 +357,7 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
             .map(|t| (t[0] * t[1] * t[2]) as c_int)
             .unwrap_or(s.arch.occupancy.max_threads_per_block as c_int),
         1 => static_shared,
-        2 => 0,
+        2 => const_bytes(ir) as c_int,
         3 => func.frame_size as c_int,
         4 => warpjit::timing::regs::estimate(ir, k) as c_int,
         5 | 6 => {
@@ -381,6 +404,23 @@ pub unsafe extern "C" fn cuKernelSetAttribute(
 #[no_mangle]
 pub unsafe extern "C" fn cuFuncSetCacheConfig(_f: Handle, _config: c_int) -> CUresult {
     done(with_state(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuKernelSetCacheConfig(
+    kernel: Handle,
+    _config: c_int,
+    dev: c_int,
+) -> CUresult {
+    done(with_state(|s| {
+        if dev != 0 {
+            return Err(INVALID_DEVICE);
+        }
+        s.functions
+            .get((kernel as usize).wrapping_sub(1))
+            .map(|_| ())
+            .ok_or(INVALID_HANDLE)
+    }))
 }
 
 /// Legacy launch-shape calls (PyCUDA issues them; launches pass their own

@@ -266,7 +266,9 @@ struct PerThreadStream(Cell<StreamId>);
 impl Drop for PerThreadStream {
     fn drop(&mut self) {
         let id = self.0.get();
-        if id != 0 {
+        // Not in a forked child (the thread that forked exits there with
+        // the parent's stream id; the lock may be held forever there).
+        if id != 0 && !crate::forked() {
             if let Some(s) = lock().as_mut() {
                 s.sched.destroy_stream(id);
             }
@@ -474,6 +476,9 @@ pub(crate) fn wait_then<T>(
     prepare: impl FnOnce(&mut State) -> Result<Vec<Point>, CUresult>,
     finish: impl FnOnce(&mut State) -> Result<T, CUresult>,
 ) -> Result<T, CUresult> {
+    if crate::forked() {
+        return Err(NOT_INITIALIZED);
+    }
     let mut guard = lock();
     let points = match guard.as_mut() {
         Some(s) => prepare(s)?,

@@ -276,7 +276,7 @@ fn every_other_entry_point_is_a_not_supported_stub() {
         &b"cuGraphCreate"[..],
         b"cuArrayCreate_v2",
         b"cuTexObjectCreate",
-        b"cuMemAllocManaged",
+        b"cuMemcpy3D_v2",
     ] {
         let f = sym!(lib, name, unsafe extern "C" fn() -> u32);
         // SAFETY: stubs ignore their arguments.
@@ -775,5 +775,512 @@ fn an_asynchronous_fault_is_sticky_until_its_context_goes() {
         // The primary context is unaffected.
         let api = self::api();
         assert_eq!((api.ctx_synchronize)(), 0);
+    }
+}
+
+// ---- Issue 25: entry points clients call -----------------------------------------------
+
+/// `CUDA_MEMCPY2D`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Memcpy2D {
+    src_x: usize,
+    src_y: usize,
+    src_type: c_uint,
+    src_host: *const c_void,
+    src_device: u64,
+    src_array: Handle,
+    src_pitch: usize,
+    dst_x: usize,
+    dst_y: usize,
+    dst_type: c_uint,
+    dst_host: *mut c_void,
+    dst_device: u64,
+    dst_array: Handle,
+    dst_pitch: usize,
+    width: usize,
+    height: usize,
+}
+
+impl Memcpy2D {
+    fn new(width: usize, height: usize) -> Memcpy2D {
+        let null = std::ptr::null_mut();
+        Memcpy2D {
+            src_x: 0,
+            src_y: 0,
+            src_type: 0,
+            src_host: null,
+            src_device: 0,
+            src_array: null,
+            src_pitch: 0,
+            dst_x: 0,
+            dst_y: 0,
+            dst_type: 0,
+            dst_host: null,
+            dst_device: 0,
+            dst_array: null,
+            dst_pitch: 0,
+            width,
+            height,
+        }
+    }
+}
+
+/// A module with a `.global` and a `.const` variable (40 + 12 bytes of
+/// `.const`), and a kernel using both.
+const GLOBALS_PTX: &str = r#"
+.version 7.0
+.target sm_80
+.address_size 64
+.global .align 4 .u32 counter = 7;
+.const .align 4 .b8 table[40];
+.const .align 8 .u64 scale[1];
+.const .align 4 .u32 bias = 3;
+.visible .entry bump(.param .u64 out)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    ld.const.u32 %r1, [table+4];
+    ld.const.u32 %r2, [bias];
+    ld.global.u32 %r3, [counter];
+    add.u32 %r3, %r3, %r1;
+    add.u32 %r3, %r3, %r2;
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], %r3;
+    ret;
+}
+"#;
+
+#[test]
+fn entry_points_clients_call_at_init_and_for_copies() {
+    let api = api();
+    let lib = library();
+    type U32Fn<A> = unsafe extern "C" fn(A) -> u32;
+    let cc = sym!(
+        lib,
+        b"cuDeviceComputeCapability",
+        unsafe extern "C" fn(*mut c_int, *mut c_int, c_int) -> u32
+    );
+    let bus_id = sym!(
+        lib,
+        b"cuDeviceGetPCIBusId",
+        unsafe extern "C" fn(*mut c_char, c_int, c_int) -> u32
+    );
+    let api_version = sym!(
+        lib,
+        b"cuCtxGetApiVersion",
+        unsafe extern "C" fn(Handle, *mut c_uint) -> u32
+    );
+    let ctx_flags = sym!(lib, b"cuCtxGetFlags", U32Fn<*mut c_uint>);
+    let set_current = sym!(lib, b"cuCtxSetCurrent", U32Fn<Handle>);
+    let get_current = sym!(lib, b"cuCtxGetCurrent", U32Fn<*mut Handle>);
+    let profiler_start = sym!(lib, b"cuProfilerStart", unsafe extern "C" fn() -> u32);
+    let profiler_stop = sym!(lib, b"cuProfilerStop", unsafe extern "C" fn() -> u32);
+    let kernel_cache = sym!(
+        lib,
+        b"cuKernelSetCacheConfig",
+        unsafe extern "C" fn(Handle, c_int, c_int) -> u32
+    );
+    let func_cache = sym!(
+        lib,
+        b"cuFuncSetCacheConfig",
+        unsafe extern "C" fn(Handle, c_int) -> u32
+    );
+    let attr = sym!(
+        lib,
+        b"cuDeviceGetAttribute",
+        unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32
+    );
+    let host_dptr = sym!(
+        lib,
+        b"cuMemHostGetDevicePointer_v2",
+        unsafe extern "C" fn(*mut u64, *mut c_void, c_uint) -> u32
+    );
+    let managed = sym!(
+        lib,
+        b"cuMemAllocManaged",
+        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
+    );
+    let alloc_pitch = sym!(
+        lib,
+        b"cuMemAllocPitch_v2",
+        unsafe extern "C" fn(*mut u64, *mut usize, usize, usize, c_uint) -> u32
+    );
+    let memcpy = sym!(
+        lib,
+        b"cuMemcpy",
+        unsafe extern "C" fn(u64, u64, usize) -> u32
+    );
+    let memcpy_async = sym!(
+        lib,
+        b"cuMemcpyAsync",
+        unsafe extern "C" fn(u64, u64, usize, Handle) -> u32
+    );
+    let copy2d = sym!(lib, b"cuMemcpy2D_v2", U32Fn<*const Memcpy2D>);
+    let copy2d_unaligned = sym!(lib, b"cuMemcpy2DUnaligned_v2", U32Fn<*const Memcpy2D>);
+    let copy2d_async = sym!(
+        lib,
+        b"cuMemcpy2DAsync_v2",
+        unsafe extern "C" fn(*const Memcpy2D, Handle) -> u32
+    );
+    type LibLoad = unsafe extern "C" fn(
+        *mut Handle,
+        *const c_void,
+        *mut c_int,
+        *mut *mut c_void,
+        c_uint,
+        *mut c_int,
+        *mut *mut c_void,
+        c_uint,
+    ) -> u32;
+    let library_load = sym!(lib, b"cuLibraryLoadData", LibLoad);
+    let library_global = sym!(
+        lib,
+        b"cuLibraryGetGlobal",
+        unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> u32
+    );
+    type GetProc =
+        unsafe extern "C" fn(*const c_char, *mut *const c_void, c_int, u64, *mut c_int) -> u32;
+    let get_proc = sym!(lib, b"cuGetProcAddress_v2", GetProc);
+    let null = std::ptr::null_mut();
+    // SAFETY: the driver API with valid handles and pointers throughout.
+    unsafe {
+        let (mut major, mut minor) = (-1, -1);
+        assert_eq!(cc(&mut major, &mut minor, 0), 0);
+        let (mut a75, mut a76) = (0, 0);
+        assert_eq!(attr(&mut a75, 75, 0), 0);
+        assert_eq!(attr(&mut a76, 76, 0), 0);
+        assert_eq!((major, minor), (a75, a76));
+        assert_eq!(
+            cc(&mut major, &mut minor, 1),
+            101,
+            "CUDA_ERROR_INVALID_DEVICE"
+        );
+        let mut id = [0x55 as c_char; 32];
+        assert_eq!(bus_id(id.as_mut_ptr(), 32, 0), 0);
+        assert_eq!(
+            CStr::from_ptr(id.as_ptr()).to_str().unwrap(),
+            "0000:00:00.0"
+        );
+        let mut short = [0x55 as c_char; 8];
+        assert_eq!(bus_id(short.as_mut_ptr(), 5, 0), 0);
+        assert_eq!(CStr::from_ptr(short.as_ptr()).to_bytes(), b"0000");
+        assert_eq!(short[5], 0x55, "nothing written past len");
+        // Contexts: the API version, and the flags a context was created with.
+        let mut version = 0;
+        assert_eq!(api_version(null, &mut version), 0);
+        assert_eq!(version, 3020);
+        let mut primary: Handle = null;
+        assert_eq!(get_current(&mut primary), 0);
+        let mut flags = 99;
+        assert_eq!(ctx_flags(&mut flags), 0);
+        assert_eq!(flags, 0);
+        let mut ctx: Handle = null;
+        assert_eq!((api.ctx_create)(&mut ctx, 4, 0), 0); // CU_CTX_SCHED_BLOCKING_SYNC
+        assert_eq!(ctx_flags(&mut flags), 0);
+        assert_eq!(flags, 4);
+        assert_eq!(api_version(ctx, &mut version), 0);
+        assert_eq!((api.ctx_destroy)(ctx), 0);
+        assert_eq!(
+            api_version(ctx, &mut version),
+            201,
+            "CUDA_ERROR_INVALID_CONTEXT"
+        );
+        assert_eq!(set_current(primary), 0);
+        assert_eq!(profiler_start(), 0);
+        assert_eq!(profiler_stop(), 0);
+        assert_eq!(kernel_cache(api.saxpy, 2, 0), 0); // CU_FUNC_CACHE_PREFER_L1
+        assert_eq!(func_cache(api.saxpy, 1), 0);
+        // Host memory is not device-addressable; there is no managed memory.
+        let (mut can_map, mut can_manage) = (-1, -1);
+        assert_eq!(attr(&mut can_map, 19, 0), 0);
+        assert_eq!(attr(&mut can_manage, 83, 0), 0);
+        assert_eq!((can_map, can_manage), (0, 0));
+        let mut host: *mut c_void = null;
+        assert_eq!((api.host_alloc)(&mut host, 4096, 2), 0); // CU_MEMHOSTALLOC_DEVICEMAP
+        let mut d = 0u64;
+        assert_eq!(host_dptr(&mut d, host, 0), 1, "CUDA_ERROR_INVALID_VALUE");
+        assert_eq!((api.free_host)(host), 0);
+        assert_eq!(managed(&mut d, 4096, 1), 801, "CUDA_ERROR_NOT_SUPPORTED");
+        // Pitched allocations: rows at multiples of 512 bytes.
+        let (mut pitched, mut pitch) = (0u64, 0usize);
+        assert_eq!(alloc_pitch(&mut pitched, &mut pitch, 100, 3, 4), 0);
+        assert_eq!(pitch, 512);
+        assert_eq!(
+            alloc_pitch(&mut d, &mut pitch, 100, 3, 3),
+            1,
+            "element size"
+        );
+        // cuMemcpy: each pointer is device or host memory.
+        let src: Vec<u8> = (0..=255).collect();
+        let mut back = vec![0u8; 256];
+        let (mut d1, mut d2) = (0u64, 0u64);
+        assert_eq!((api.alloc)(&mut d1, 256), 0);
+        assert_eq!((api.alloc)(&mut d2, 256), 0);
+        let h = |p: *const u8| p as u64;
+        assert_eq!(memcpy(d1, h(src.as_ptr()), 256), 0, "HtoD");
+        assert_eq!(memcpy(d2 + 16, d1, 240), 0, "DtoD");
+        assert_eq!(memcpy(h(back.as_mut_ptr()), d2 + 16, 240), 0, "DtoH");
+        assert_eq!(&back[..240], &src[..240]);
+        let mut host_copy = vec![0u8; 256];
+        assert_eq!(
+            memcpy(h(host_copy.as_mut_ptr()), h(src.as_ptr()), 256),
+            0,
+            "HtoH"
+        );
+        assert_eq!(host_copy, src);
+        assert_eq!(
+            memcpy(d1 + 200, h(src.as_ptr()), 100),
+            1,
+            "past the allocation"
+        );
+        let stream = api.stream();
+        back.fill(0);
+        assert_eq!(memcpy_async(d2, d1, 256, stream), 0);
+        assert_eq!(memcpy_async(h(back.as_mut_ptr()), d2, 256, stream), 0);
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!(back, src);
+        // 2D: 3 rows of 100 bytes from a 128-byte-pitched host image into
+        // the pitched allocation at column 8, and back out at pitch 100.
+        let image: Vec<u8> = (0..3 * 128).map(|i| (i * 7 % 251) as u8).collect();
+        let mut p = Memcpy2D::new(100, 3);
+        p.src_type = 1;
+        p.src_host = image.as_ptr() as _;
+        p.src_pitch = 128;
+        p.dst_type = 2;
+        p.dst_device = pitched;
+        p.dst_pitch = pitch;
+        p.dst_x = 8;
+        assert_eq!(copy2d(&p), 0);
+        let mut out = vec![0u8; 300];
+        let mut q = Memcpy2D::new(100, 3);
+        q.src_type = 4; // CU_MEMORYTYPE_UNIFIED: the pointer says device
+        q.src_device = pitched;
+        q.src_x = 8;
+        q.src_pitch = pitch;
+        q.dst_type = 1;
+        q.dst_host = out.as_mut_ptr() as _;
+        q.dst_pitch = 100;
+        assert_eq!(copy2d_unaligned(&q), 0);
+        for r in 0..3 {
+            assert_eq!(&out[r * 100..][..100], &image[r * 128..][..100], "row {r}");
+        }
+        out.fill(0);
+        assert_eq!(copy2d_async(&q, stream), 0);
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!(&out[200..], &image[256..356]);
+        q.dst_pitch = 50;
+        assert_eq!(copy2d(&q), 1, "pitch below the width");
+        q.dst_pitch = 100;
+        q.dst_type = 3;
+        assert_eq!(copy2d(&q), 801, "no arrays");
+        assert_eq!((api.stream_destroy)(stream), 0);
+        // cuLibraryGetGlobal: a library's variables.
+        let ptx = CString::new(GLOBALS_PTX).unwrap();
+        let mut library: Handle = null;
+        let code = ptx.as_ptr() as *const c_void;
+        assert_eq!(
+            library_load(
+                &mut library,
+                code,
+                null as _,
+                null as _,
+                0,
+                null as _,
+                null as _,
+                0
+            ),
+            0
+        );
+        let (mut counter, mut size) = (0u64, 0usize);
+        let name = CString::new("counter").unwrap();
+        assert_eq!(
+            library_global(&mut counter, &mut size, library, name.as_ptr()),
+            0
+        );
+        assert_eq!(size, 4);
+        let mut value = 0u32;
+        assert_eq!((api.dtoh)(&mut value as *mut u32 as _, counter, 4), 0);
+        assert_eq!(value, 7);
+        let missing = CString::new("nope").unwrap();
+        assert_eq!(
+            library_global(&mut counter, &mut size, library, missing.as_ptr()),
+            500
+        );
+        // Resolved by base name as cuda-python resolves them.
+        for (name, direct) in [
+            ("cuMemcpy2D", &b"cuMemcpy2D_v2"[..]),
+            ("cuMemAllocPitch", b"cuMemAllocPitch_v2"),
+            ("cuMemHostGetDevicePointer", b"cuMemHostGetDevicePointer_v2"),
+            ("cuDeviceComputeCapability", b"cuDeviceComputeCapability"),
+            ("cuMemcpyAsync", b"cuMemcpyAsync"),
+        ] {
+            let c = CString::new(name).unwrap();
+            let mut f: *const c_void = std::ptr::null();
+            assert_eq!(
+                get_proc(c.as_ptr(), &mut f, 12090, 0, null as _),
+                0,
+                "{name}"
+            );
+            let want: Symbol<*const c_void> = lib.get(direct).unwrap();
+            assert_eq!(f, *want, "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_kernels_const_size_is_its_modules_const_variables() {
+    let api = api();
+    let lib = library();
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_fn = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let attr = sym!(
+        lib,
+        b"cuFuncGetAttribute",
+        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
+    );
+    let ptx = CString::new(GLOBALS_PTX).unwrap();
+    let name = CString::new("bump").unwrap();
+    // SAFETY: the driver API with valid handles and pointers.
+    unsafe {
+        let mut module: Handle = std::ptr::null_mut();
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        let mut f: Handle = std::ptr::null_mut();
+        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
+        let mut bytes = -1;
+        assert_eq!(attr(&mut bytes, 2, f), 0); // CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
+                                               // table[40] at 0, scale (8-aligned) at 40, bias at 48.
+        assert_eq!(bytes, 52);
+        assert_eq!(attr(&mut bytes, 2, api.saxpy), 0);
+        assert_eq!(bytes, 0, "saxpy has no .const variables");
+    }
+}
+
+extern "C" {
+    fn fork() -> c_int;
+    fn waitpid(pid: c_int, status: *mut c_int, options: c_int) -> c_int;
+    fn alarm(seconds: c_uint) -> c_uint;
+    fn _exit(code: c_int) -> !;
+}
+
+#[test]
+fn after_fork_the_child_gets_not_initialized() {
+    let api = api();
+    let lib = library();
+    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let get_current = sym!(
+        lib,
+        b"cuCtxGetCurrent",
+        unsafe extern "C" fn(*mut Handle) -> u32
+    );
+    let (init, get_current) = (*init, *get_current);
+    // SAFETY: the driver API with valid handles; the child calls only the
+    // shim's entry points (which must not lock or allocate there) and
+    // async-signal-safe libc functions.
+    unsafe {
+        let stream = api.stream();
+        // Pending work the child must not wait for (its worker thread
+        // exists only in the parent).
+        let release = hold(&api, stream);
+        let pid = fork();
+        assert!(pid >= 0, "fork");
+        if pid == 0 {
+            alarm(20); // a hang ends as SIGALRM, not as a stuck test
+            let mut ctx: Handle = std::ptr::null_mut();
+            let codes = [
+                (api.stream_synchronize)(stream),
+                (api.ctx_synchronize)(),
+                (api.stream_query)(stream),
+                init(0),
+                get_current(&mut ctx),
+            ];
+            let all_three = codes.iter().all(|&c| c == 3);
+            _exit(if all_three {
+                3
+            } else {
+                100 + codes[0] as c_int % 100
+            });
+        }
+        let mut status = 0;
+        assert_eq!(waitpid(pid, &mut status, 0), pid);
+        assert_eq!(
+            status & 0x7f,
+            0,
+            "the child ended by signal {}",
+            status & 0x7f
+        );
+        assert_eq!(
+            (status >> 8) & 0xff,
+            3,
+            "CUDA_ERROR_NOT_INITIALIZED in the child"
+        );
+        // The parent's driver is untouched.
+        release.send(()).unwrap();
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!((api.stream_destroy)(stream), 0);
+    }
+}
+
+/// Set in the processes `device_memory_size_from_the_environment` runs:
+/// what `cuInit` must return, and the total memory it must then report.
+const EXPECT: &str = "WARPJIT_TEST_EXPECT_DEVICE_MEMORY";
+
+#[test]
+fn device_memory_size_from_the_environment() {
+    if let Ok(expect) = std::env::var(EXPECT) {
+        // In a process of its own (the size is read by the first cuInit).
+        let (code, total) = expect.split_once(' ').unwrap();
+        let lib = library();
+        let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+        let total_mem = sym!(
+            lib,
+            b"cuDeviceTotalMem_v2",
+            unsafe extern "C" fn(*mut usize, c_int) -> u32
+        );
+        // SAFETY: the driver API with valid pointers.
+        unsafe {
+            assert_eq!(init(0).to_string(), code);
+            if code == "0" {
+                let mut bytes = 0usize;
+                assert_eq!(total_mem(&mut bytes, 0), 0);
+                assert_eq!(bytes.to_string(), total);
+            }
+        }
+        return;
+    }
+    for (value, code, total) in [
+        ("64M", 0, 64u64 << 20),
+        ("1536k", 0, 1536 << 10),
+        ("12Q", 1, 0),
+        ("0", 1, 0),
+    ] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "device_memory_size_from_the_environment"])
+            .args(["--test-threads=1", "--nocapture"])
+            .env("WARPJIT_DEVICE_MEMORY", value)
+            .env(EXPECT, format!("{code} {total}"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "WARPJIT_DEVICE_MEMORY={value}: {stderr}"
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+            "the child ran the test"
+        );
+        if code != 0 {
+            assert!(stderr.contains("WARPJIT_DEVICE_MEMORY"), "{stderr}");
+        }
     }
 }
