@@ -113,8 +113,8 @@ struct RunArgs {
     #[arg(long)]
     watchdog_instructions: Option<u64>,
     /// Stop the kernel after this many seconds.
-    #[arg(long)]
-    watchdog_seconds: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    watchdog_seconds: Option<std::time::Duration>,
     /// Print launch statistics to stderr.
     #[arg(long)]
     stats: bool,
@@ -135,6 +135,22 @@ fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
             .map_err(|_| format!("`{p}` is not a positive integer"))?;
     }
     Ok(d)
+}
+
+/// A number of seconds for `--watchdog-seconds`: finite, not negative and
+/// within what a `Duration` holds.
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!(
+            "`{s}` is not a finite, non-negative number of seconds"
+        ));
+    }
+    std::time::Duration::try_from_secs_f64(v)
+        .map_err(|_| format!("`{s}` seconds is too large a time limit"))
 }
 
 fn name_path(s: &str) -> Result<(&str, PathBuf)> {
@@ -158,8 +174,8 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     if let Some(n) = a.watchdog_instructions {
         options.watchdog_instructions = n;
     }
-    if let Some(s) = a.watchdog_seconds {
-        options.watchdog_time = Some(std::time::Duration::from_secs_f64(s));
+    if let Some(t) = a.watchdog_seconds {
+        options.watchdog_time = Some(t);
     }
     let mut dev = Device::new(options);
     let m = match dev.load_ptx(&a.file.display().to_string(), &text) {

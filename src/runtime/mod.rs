@@ -559,7 +559,11 @@ impl Device {
             block: cfg.block,
             dynamic_shared: cfg.shared_bytes,
             budget,
-            deadline: self.options.watchdog_time.map(|t| start + t),
+            // A limit too far in the future to represent is no limit.
+            deadline: self
+                .options
+                .watchdog_time
+                .and_then(|t| start.checked_add(t)),
             cancel,
             stack_limit: self.options.stack_bytes,
             start,
