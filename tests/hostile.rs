@@ -82,3 +82,135 @@ fn watchdog_seconds_out_of_range_is_a_clear_error() {
         }
     }
 }
+
+/// A kernel whose `printf` call has an unsupported specification (`%q`).
+fn bad_printf() -> String {
+    ".version 7.0\n.target sm_80\n.address_size 64\n\n\
+     .extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n\
+     .global .align 1 .b8 fmt[4] = {37, 113, 10, 0};\n\n\
+     .visible .entry k()\n{\n\
+     \t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n\
+     \tmov.u64 %rd1, fmt;\n\tcvta.global.u64 %rd2, %rd1;\n\
+     \t{\n\t.param .b64 param0;\n\tst.param.b64 [param0], %rd2;\n\
+     \t.param .b64 param1;\n\tst.param.b64 [param1], 0;\n\
+     \t.param .b32 retval0;\n\
+     \tcall.uni (retval0), vprintf, (param0, param1);\n\
+     \tld.param.b32 %r1, [retval0];\n\t}\n\tret;\n}\n"
+        .to_string()
+}
+
+#[test]
+fn printf_errors_name_printf_once() {
+    let path = write_ptx("printf-err", "k.ptx", &bad_printf());
+    for mode in MODES {
+        let mut args = vec!["--grid", "1", "--block", "1"];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert_no_crash(&out, "printf");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{mode:?}: {err}");
+        assert!(
+            err.contains("printf: unsupported printf specification `%q\\n`"),
+            "{mode:?}: {err}"
+        );
+        assert!(!err.contains("printf: printf"), "{mode:?}: {err}");
+        assert!(err.contains("k.ptx:20:"), "{mode:?}: {err}");
+    }
+}
+
+/// Every thread of every CTA stores through a null pointer.
+fn all_fault() -> String {
+    kernel(
+        "",
+        "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\
+         \tmov.u32 %r1, %ctaid.x;\n\tmov.u64 %rd1, 0;\n\
+         \tst.global.u32 [%rd1], %r1;\n\tret;",
+    )
+}
+
+/// Every CTA stores through a null pointer, block 0 last: it first runs a
+/// loop of barriers, long after the others faulted.
+fn late_fault_in_block_zero() -> String {
+    kernel(
+        "",
+        "\t.reg .pred %p<3>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\
+         \tmov.u32 %r1, %ctaid.x;\n\tmov.u64 %rd1, 0;\n\
+         \tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L_fault;\n\
+         \tmov.u32 %r2, 0;\n$L_loop:\n\tbar.sync 0;\n\tadd.u32 %r2, %r2, 1;\n\
+         \tsetp.lt.u32 %p2, %r2, 20000;\n\t@%p2 bra.uni $L_loop;\n\
+         $L_fault:\n\tst.global.u32 [%rd1], %r1;\n\tret;",
+    )
+}
+
+#[test]
+fn the_fault_reported_is_the_first_faulting_cta_in_grid_order() {
+    // CTAs run in parallel; the report must not depend on which faulted
+    // first in time. (A timed launch runs CTAs in the model's order, one
+    // thread: it reports the first fault in modeled time, deterministic.)
+    let path = write_ptx("first-cta", "k.ptx", &late_fault_in_block_zero());
+    for mode in &MODES[..2] {
+        for _ in 0..10 {
+            let mut args = vec!["--grid", "16", "--block", "64"];
+            args.extend_from_slice(mode);
+            let out = run(&path, &args);
+            assert_no_crash(&out, "fault");
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{mode:?}: {err}");
+            assert!(err.contains("illegal_address"), "{mode:?}: {err}");
+            assert!(
+                err.contains("block (0, 0, 0), thread (0, 0, 0)"),
+                "{mode:?}: {err}"
+            );
+        }
+    }
+    let path = write_ptx("first-cta", "all.ptx", &all_fault());
+    for mode in MODES {
+        for _ in 0..30 {
+            let mut args = vec!["--grid", "64", "--block", "64"];
+            args.extend_from_slice(mode);
+            let out = run(&path, &args);
+            assert_no_crash(&out, "fault");
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{mode:?}: {err}");
+            assert!(err.contains("illegal_address"), "{mode:?}: {err}");
+            assert!(
+                err.contains("block (0, 0, 0), thread (0, 0, 0)"),
+                "{mode:?}: {err}"
+            );
+        }
+    }
+}
+
+/// A loop that never ends (one add and a branch).
+fn spin() -> String {
+    kernel(
+        "",
+        "\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 0;\n$L_spin:\n\
+         \tadd.u32 %r1, %r1, 1;\n\tbra.uni $L_spin;\n\tret;",
+    )
+}
+
+#[test]
+fn watchdog_reports_name_the_ptx_line_on_every_engine() {
+    let path = write_ptx("wd-line", "k.ptx", &spin());
+    for limit in [
+        &["--watchdog-instructions", "100000"][..],
+        &["--watchdog-seconds", "0.3"][..],
+    ] {
+        for mode in MODES {
+            let mut args = vec!["--grid", "1", "--block", "32"];
+            args.extend_from_slice(limit);
+            args.extend_from_slice(mode);
+            let out = run(&path, &args);
+            assert_no_crash(&out, "watchdog");
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{mode:?} {limit:?}: {err}");
+            assert!(err.contains("watchdog"), "{mode:?} {limit:?}: {err}");
+            // The loop's add (line 10) or its branch (line 11).
+            assert!(
+                err.contains("k.ptx:10:") || err.contains("k.ptx:11:"),
+                "{mode:?} {limit:?}: {err}"
+            );
+        }
+    }
+}

@@ -699,7 +699,7 @@ impl Warp {
             .and_then(|f| f.stack.last())
             .map(|e| e.mask.trailing_zeros())
             .unwrap_or(0);
-        if ctx.cancel.load(Ordering::Relaxed) {
+        if cta.cancelled() {
             return Err(self.fault(cta, FaultKind::Cancelled, lane, op, "cancelled".into()));
         }
         let left = ctx.budget.fetch_sub(
@@ -713,7 +713,7 @@ impl Warp {
             } else {
                 "its instruction limit"
             };
-            let msg = format!("watchdog: the kernel exceeded {why} (a runaway loop?)");
+            let msg = format!("the kernel exceeded {why} (a runaway loop?)");
             return Err(self.fault(cta, FaultKind::Watchdog, lane, op, msg));
         }
         Ok(())

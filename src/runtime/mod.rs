@@ -13,7 +13,7 @@ pub mod printf;
 pub mod timed;
 pub use timed::{Costs, TimingOptions};
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -496,7 +496,7 @@ impl Device {
         let (code, compile_time) = self.code(lm, false)?;
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
-        let cancel = AtomicBool::new(false);
+        let cancel = AtomicU64::new(u64::MAX);
         let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
@@ -546,7 +546,7 @@ impl Device {
         params: &'a [u8],
         code: Option<&'a dyn interp::abi::CompiledCode>,
         budget: &'a AtomicU64,
-        cancel: &'a AtomicBool,
+        cancel: &'a AtomicU64,
         start: Instant,
     ) -> LaunchCtx<'a> {
         LaunchCtx {
@@ -581,9 +581,14 @@ impl Device {
     ) -> Vec<(u64, Result<interp::CtaOutput, interp::Fault>)> {
         let [gx, gy, _] = ctx.grid;
         let run = |i: u64| {
+            if ctx.cancel.load(Ordering::Relaxed) < i {
+                return (i, Err(interp::Fault::cancelled()));
+            }
             let r = interp::run_cta(ctx, cta_id(i, gx, gy));
-            if r.is_err() {
-                ctx.cancel.store(true, Ordering::Relaxed);
+            if r.as_ref().is_err_and(|f| f.kind != FaultKind::Cancelled) {
+                // CTAs after this one stop; those before it run on, and
+                // the lowest that faults is reported.
+                ctx.cancel.fetch_min(i, Ordering::Relaxed);
             }
             (i, r)
         };

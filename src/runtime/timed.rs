@@ -6,7 +6,7 @@
 //! modeled cycle. With sampling, CTAs past the simulated waves run as in a
 //! normal launch, untimed, and the cycles are extrapolated.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -363,7 +363,7 @@ impl Device {
         };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
-        let cancel = AtomicBool::new(false);
+        let cancel = AtomicU64::new(u64::MAX);
         let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
