@@ -219,7 +219,9 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
         shared_bytes: a.shared,
     };
     let kernel_name = dev.ir(m).functions[kernel].name.clone();
-    let timing = a.timing.options(&kernel_name, &a.file, &text)?;
+    let timing = a
+        .timing
+        .options(&kernel_name, &a.file, &text, cfg.grid, cfg.block)?;
     let result = match &timing {
         Some(t) => dev
             .launch_timed(m, kernel, cfg, &prepared.params, t)
@@ -330,6 +332,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let names: Vec<&str> = BUILTIN.iter().map(|g| g.name).collect();
                 anyhow::bail!("unknown architecture `{arch}`; known: {}", names.join(" "));
             };
+            if block == 0 || block > g.max_threads_per_block {
+                anyhow::bail!(
+                    "--block {block}: a block has 1 to {} threads on {arch}",
+                    g.max_threads_per_block
+                );
+            }
             let input = OccupancyInput {
                 block_threads: block,
                 regs_per_thread: regs,

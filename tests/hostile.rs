@@ -214,3 +214,125 @@ fn watchdog_reports_name_the_ptx_line_on_every_engine() {
         }
     }
 }
+
+/// A kernel taking one parameter of type `ty` (and doing nothing with it).
+fn scalar_param(ty: &str) -> String {
+    kernel(&format!(".param .{ty} p"), "\tret;")
+}
+
+#[test]
+fn float_arguments_out_of_range_are_errors() {
+    let dir = "float-args";
+    for (ty, bad, good) in [
+        (
+            "f32",
+            &["1e999", "1e39", "-3.5e38"][..],
+            &["3.4e38", "inf", "-inf", "nan", "1e-50"][..],
+        ),
+        (
+            "f64",
+            &["1e999", "-1e400"][..],
+            &["1.7e308", "inf", "NaN"][..],
+        ),
+        ("f16", &["1e6", "70000"][..], &["65504", "-inf"][..]),
+    ] {
+        let path = write_ptx(dir, &format!("{ty}.ptx"), &scalar_param(ty));
+        for v in bad {
+            let arg = format!("{ty}:{v}");
+            let out = run(&path, &["--grid", "1", "--block", "1", "--arg", &arg]);
+            assert_no_crash(&out, &arg);
+            assert_eq!(out.status.code(), Some(2), "{arg}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("out of range for {ty}")),
+                "{arg}: {}",
+                stderr(&out)
+            );
+        }
+        for v in good {
+            let arg = format!("{ty}:{v}");
+            let out = run(&path, &["--grid", "1", "--block", "1", "--arg", &arg]);
+            assert!(out.status.success(), "{arg}: {}", stderr(&out));
+        }
+    }
+}
+
+#[test]
+fn timing_options_without_timing_are_errors() {
+    let path = write_ptx("untimed", "k.ptx", &trivial());
+    for opt in [
+        &["--regs", "32"][..],
+        &["--diagram", "0:0"][..],
+        &["--json"][..],
+        &["--sample-waves", "1"][..],
+    ] {
+        for engine in &MODES[..2] {
+            let mut args = vec!["--grid", "1", "--block", "32"];
+            args.extend_from_slice(opt);
+            args.extend_from_slice(engine);
+            let out = run(&path, &args);
+            assert_no_crash(&out, opt[0]);
+            assert_eq!(out.status.code(), Some(2), "{opt:?}: {}", stderr(&out));
+            let err = stderr(&out);
+            assert!(
+                err.contains(opt[0]) && err.contains("--timing"),
+                "{opt:?}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn diagrams_of_nothing_are_errors() {
+    let path = write_ptx("diagram", "k.ptx", &trivial());
+    let timed = ["--grid", "2", "--block", "64", "--timing", "sm_80"];
+    for (extra, says) in [
+        (&["--diagram", "2:0"][..], "the grid has 2 CTAs"),
+        (&["--diagram", "0:2"][..], "has 2 warps"),
+        (
+            &["--diagram", "0:0", "--diagram-window", "10:5"][..],
+            "empty",
+        ),
+        (
+            &["--diagram", "0:0", "--diagram-window", "100000:200000"][..],
+            "no instruction",
+        ),
+        (&["--diagram-window", "0:10"][..], "need --diagram"),
+    ] {
+        let mut args = timed.to_vec();
+        args.extend_from_slice(extra);
+        let out = run(&path, &args);
+        assert_no_crash(&out, extra[1]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+    let mut args = timed.to_vec();
+    args.extend_from_slice(&["--diagram", "1:1", "--diagram-window", "0:100000"]);
+    let out = run(&path, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn occupancy_of_an_impossible_block_is_an_error() {
+    for block in ["0", "1025"] {
+        let out = warpjit()
+            .args([
+                "occupancy",
+                "--arch",
+                "sm_80",
+                "--block",
+                block,
+                "--regs",
+                "32",
+            ])
+            .output()
+            .unwrap();
+        assert_no_crash(&out, block);
+        assert_eq!(out.status.code(), Some(2), "{block}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("--block"),
+            "{block}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -66,8 +66,26 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         scalar((v as u128 as u64).to_le_bytes()[..(bits / 8) as usize].to_vec())
     };
     let float = |s: &str| {
-        s.parse::<f64>()
-            .map_err(|_| format!("argument `{spec}`: `{s}` is not a number"))
+        let v = s
+            .parse::<f64>()
+            .map_err(|_| format!("argument `{spec}`: `{s}` is not a number"))?;
+        // `inf` and `nan` are taken as written; a number too large for
+        // the type is an error, not an infinity.
+        if v.is_infinite() && !s.to_ascii_lowercase().contains("inf") {
+            return Err(format!(
+                "argument `{spec}`: `{s}` is out of range for {kind}"
+            ));
+        }
+        Ok(v)
+    };
+    let narrow = |v: f64, n: f64| {
+        if v.is_finite() && n.is_infinite() {
+            Err(format!(
+                "argument `{spec}`: `{rest}` is out of range for {kind}"
+            ))
+        } else {
+            Ok(())
+        }
     };
     match kind {
         "u8" | "b8" => int(8, false),
@@ -78,8 +96,17 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         "s16" => int(16, true),
         "s32" => int(32, true),
         "s64" => int(64, true),
-        "f16" => scalar(half::f16::from_f64(float(rest)?).to_le_bytes().to_vec()),
-        "f32" => scalar((float(rest)? as f32).to_le_bytes().to_vec()),
+        "f16" => {
+            let v = float(rest)?;
+            let h = half::f16::from_f64(v);
+            narrow(v, h.to_f64())?;
+            scalar(h.to_le_bytes().to_vec())
+        }
+        "f32" => {
+            let v = float(rest)?;
+            narrow(v, v as f32 as f64)?;
+            scalar((v as f32).to_le_bytes().to_vec())
+        }
         "f64" => scalar(float(rest)?.to_le_bytes().to_vec()),
         "in" => Ok(ArgSpec::In(rest.into())),
         "bytes" => Ok(ArgSpec::Bytes(rest.into())),
