@@ -115,6 +115,10 @@ struct RunArgs {
     /// Stop the kernel after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     watchdog_seconds: Option<std::time::Duration>,
+    /// Bytes of printf output the launch may produce (CUDA's printf FIFO);
+    /// what overflows is dropped, with a warning.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    printf_buffer: u64,
     /// Print launch statistics to stderr.
     #[arg(long)]
     stats: bool,
@@ -153,6 +157,43 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
         .map_err(|_| format!("`{s}` seconds is too large a time limit"))
 }
 
+/// Largest PTX file `check`, `run` and `sass` read.
+const MAX_SOURCE_BYTES: u64 = 256 << 20;
+
+/// Reads a file of at most `limit` bytes, refusing what is not a regular
+/// file (a device, a pipe, a directory) before reading it.
+fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let cannot = || format!("cannot read {}", path.display());
+    let meta = std::fs::metadata(path).with_context(cannot)?;
+    if !meta.is_file() {
+        anyhow::bail!("cannot read {}: not a regular file", path.display());
+    }
+    let too_large = |n: u64| {
+        anyhow::anyhow!(
+            "cannot read {}: {n} bytes is above the limit of {limit} bytes",
+            path.display()
+        )
+    };
+    if meta.len() > limit {
+        return Err(too_large(meta.len()));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut data))
+        .with_context(cannot)?;
+    if data.len() as u64 > limit {
+        return Err(too_large(data.len() as u64));
+    }
+    Ok(data)
+}
+
+/// Reads a PTX file (at most [`MAX_SOURCE_BYTES`]) as text.
+fn read_source(path: &std::path::Path) -> Result<String> {
+    let data = read_limited(path, MAX_SOURCE_BYTES)?;
+    String::from_utf8(data).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))
+}
+
 fn name_path(s: &str) -> Result<(&str, PathBuf)> {
     let (n, p) = s
         .split_once('=')
@@ -162,13 +203,13 @@ fn name_path(s: &str) -> Result<(&str, PathBuf)> {
 
 fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     use warpjit::runtime::{args, Device, LaunchConfig, Options};
-    let text = std::fs::read_to_string(&a.file)
-        .with_context(|| format!("cannot read {}", a.file.display()))?;
+    let text = read_source(&a.file)?;
     let mut options = Options {
         engine: match a.engine {
             Engine::Interp => warpjit::runtime::Engine::Interp,
             Engine::Jit => warpjit::runtime::Engine::Jit,
         },
+        printf_buffer_bytes: a.printf_buffer,
         ..Options::default()
     };
     if let Some(n) = a.watchdog_instructions {
@@ -197,8 +238,7 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     for g in &a.globals {
         let (name, path) = name_path(g)?;
         let (addr, size) = dev.global(m, name)?;
-        let data =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let data = read_limited(&path, size)?;
         if data.len() as u64 != size {
             anyhow::bail!(
                 "--global {name}: the variable is {size} bytes, {} is {} bytes",
@@ -233,6 +273,12 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     match result {
         Ok((report, timed)) => {
             print!("{}", report.printf);
+            if report.printf_dropped > 0 {
+                eprintln!(
+                    "warpjit: the printf buffer ({} bytes, --printf-buffer) is full: the output of {} printf calls was dropped",
+                    a.printf_buffer, report.printf_dropped
+                );
+            }
             args::write_outputs(&dev, &prepared)?;
             for ((addr, size), path) in globals_out {
                 let mut buf = vec![0u8; size as usize];
@@ -373,8 +419,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { files, emit, quiet } => {
             let mut failed = 0usize;
             for path in &files {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = read_source(path)?;
                 let source = SourceFile::new(path.display().to_string(), text);
                 let module = match front::parse(&source) {
                     Ok(module) => module,

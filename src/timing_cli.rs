@@ -98,8 +98,7 @@ impl TimingArgs {
         let arch = match (&self.timing, &self.arch_file) {
             (Some(name), _) => Arch::builtin(name)?,
             (None, Some(path)) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = crate::read_source(path)?;
                 Arch::from_toml(&path.display().to_string(), &text)?
             }
             (None, None) => return Ok(None),
@@ -120,8 +119,7 @@ impl TimingArgs {
             t.regs = Some((n, "--regs".into()));
         }
         if let Some(path) = &self.ptxas_log {
-            let log = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let log = crate::read_source(path)?;
             let n = regs::from_ptxas_log(&log, kernel).with_context(|| {
                 format!(
                     "{} has no `Used N registers` line for {kernel}",
@@ -199,8 +197,7 @@ pub fn sass(files: &[PathBuf], write: bool, disasm: bool) -> Result<std::process
     let tools = sass::tools::discover().map_err(anyhow::Error::msg)?;
     let mut failed = 0;
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::read_source(path)?;
         let name = path.display().to_string();
         if disasm {
             let source = warpjit::front::SourceFile::new(name.clone(), text);

@@ -336,3 +336,122 @@ fn occupancy_of_an_impossible_block_is_an_error() {
         );
     }
 }
+
+#[test]
+fn the_largest_grid_runs_or_fails_without_aborting() {
+    // 2^31 - 1 CTAs: no per-CTA state is allocated up front. Every CTA
+    // faults; the first is reported and the rest are cancelled.
+    let path = write_ptx("huge-grid", "k.ptx", &all_fault());
+    for mode in MODES {
+        let mut args = vec![
+            "--grid",
+            "2147483647",
+            "--block",
+            "32",
+            "--watchdog-seconds",
+            "60",
+        ];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert_no_crash(&out, "grid");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{mode:?}: {err}");
+        assert!(err.contains("illegal_address"), "{mode:?}: {err}");
+        assert!(err.contains("block (0, 0, 0)"), "{mode:?}: {err}");
+    }
+}
+
+/// Every thread prints `text` `n` times.
+fn printf_loop(text: &str, n: u32) -> String {
+    let bytes: Vec<String> = text.bytes().chain([0]).map(|b| b.to_string()).collect();
+    format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n\n\
+         .extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n\
+         .global .align 1 .b8 fmt[{len}] = {{{bytes}}};\n\n\
+         .visible .entry k()\n{{\n\
+         \t.reg .pred %p<2>;\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<3>;\n\
+         \tmov.u64 %rd1, fmt;\n\tcvta.global.u64 %rd2, %rd1;\n\tmov.u32 %r2, 0;\n\
+         $L_loop:\n\
+         \t{{\n\t.param .b64 param0;\n\tst.param.b64 [param0], %rd2;\n\
+         \t.param .b64 param1;\n\tst.param.b64 [param1], 0;\n\
+         \t.param .b32 retval0;\n\
+         \tcall.uni (retval0), vprintf, (param0, param1);\n\
+         \tld.param.b32 %r1, [retval0];\n\t}}\n\
+         \tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p1, %r2, {n};\n\t@%p1 bra.uni $L_loop;\n\
+         \tret;\n}}\n",
+        len = bytes.len(),
+        bytes = bytes.join(", "),
+    )
+}
+
+#[test]
+fn a_printf_flood_is_capped_like_cudas_fifo() {
+    // 64 threads x 1000 calls x 20 bytes: 1.28 MB, past the 1 MiB buffer.
+    let line = "0123456789abcdefghi\n";
+    let path = write_ptx("printf-flood", "k.ptx", &printf_loop(line, 1000));
+    for mode in MODES {
+        for (extra, cap) in [
+            (&[][..], 1u64 << 20),
+            (&["--printf-buffer", "100"][..], 100),
+        ] {
+            let mut args = vec!["--grid", "1", "--block", "64"];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(mode);
+            let out = run(&path, &args);
+            assert_no_crash(&out, "printf");
+            let err = stderr(&out);
+            assert!(out.status.success(), "{mode:?}: {err}");
+            let printed = out.stdout.len() as u64;
+            assert!(
+                printed <= cap && printed > cap - 20,
+                "{mode:?} {cap}: {printed} bytes"
+            );
+            assert!(out.stdout.starts_with(line.as_bytes()));
+            assert_eq!(err.matches("printf buffer").count(), 1, "{mode:?}: {err}");
+            assert!(err.contains("dropped"), "{mode:?}: {err}");
+        }
+    }
+    // Within the buffer nothing is said.
+    let path = write_ptx("printf-flood", "small.ptx", &printf_loop(line, 10));
+    let out = run(&path, &["--grid", "1", "--block", "64"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout.len(), 64 * 10 * line.len());
+    assert!(!stderr(&out).contains("printf buffer"), "{}", stderr(&out));
+}
+
+#[test]
+fn devices_and_huge_files_are_refused_before_reading() {
+    let big = scratch("big-files").join("big.ptx");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(300 << 20).unwrap(); // sparse: no disk used
+    drop(f);
+    for file in [PathBuf::from("/dev/zero"), big.clone()] {
+        let out = warpjit().arg("check").arg(&file).output().unwrap();
+        assert_no_crash(&out, "check");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("not a regular file") || err.contains("above the limit"),
+            "{err}"
+        );
+        let out = run(&file, &["--grid", "1", "--block", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    }
+    // Kernel arguments read from files too, up to the device's memory.
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(2 << 30).unwrap();
+    drop(f);
+    let path = write_ptx("big-files", "k.ptx", &kernel(".param .u64 p", "\tret;"));
+    let big_arg = format!("in:{}", big.display());
+    for arg in ["in:/dev/zero", "bytes:/dev/zero", &big_arg] {
+        let out = run(&path, &["--grid", "1", "--block", "1", "--arg", arg]);
+        assert_no_crash(&out, arg);
+        assert_eq!(out.status.code(), Some(2), "{arg}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("cannot read"),
+            "{arg}: {}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_file(&big).unwrap();
+}

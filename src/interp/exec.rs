@@ -529,10 +529,12 @@ impl Warp {
                 .map_err(|e| bad(self, e.to_string()))?;
             let t = self.tid(cta, lane as u32);
             let [bx, by, _] = cta.ctx.block;
-            cta.output.printf.push(PrintfRecord {
-                thread: t[0] + t[1] * bx + t[2] * bx * by,
-                text,
-            });
+            if !text.is_empty() && cta.ctx.printf.admit(text.len() as u64) {
+                cta.output.printf.push(PrintfRecord {
+                    thread: t[0] + t[1] * bx + t[2] * bx * by,
+                    text,
+                });
+            }
             if let Some(&(_, to, size)) = rets.first() {
                 let at = self.frames.last().unwrap().base as usize + to as usize;
                 let mem = &mut self.local[lane];

@@ -94,6 +94,45 @@ pub struct LaunchCtx<'a> {
     pub code: Option<&'a dyn abi::CompiledCode>,
     /// The kernel's registers that must start at zero ([`registers_to_zero`]).
     pub zeroed_regs: &'a [ir::Reg],
+    /// The launch's printf buffer.
+    pub printf: &'a PrintfBuffer,
+}
+
+/// The room a launch has for printf output: like CUDA's fixed printf FIFO
+/// (`cudaLimitPrintfFifoSize`, 1 MiB by default), output past it is
+/// dropped, and counted.
+#[derive(Debug)]
+pub struct PrintfBuffer {
+    limit: u64,
+    used: AtomicU64,
+    dropped: AtomicU64,
+}
+
+impl PrintfBuffer {
+    pub fn new(limit: u64) -> PrintfBuffer {
+        PrintfBuffer {
+            limit,
+            used: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+        }
+    }
+
+    /// Takes room for `bytes` of output; false (and the call counted as
+    /// dropped) when the buffer has not that much left.
+    pub fn admit(&self, bytes: u64) -> bool {
+        let taken = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if taken.saturating_add(bytes) > self.limit {
+            self.used.fetch_sub(bytes, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// The printf calls whose output did not fit.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
 }
 
 /// The registers of `f` a program can observe before writing them: those

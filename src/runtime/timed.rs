@@ -10,9 +10,9 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
+use super::{cta_id, Device, LaunchConfig, LaunchReport, Merged, ModuleId};
 use crate::error::Error;
-use crate::interp::{self, Access, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
+use crate::interp::{self, Access, AccessKind, Cta, Fault, Position, Warp};
 use crate::ir::{FuncId, OpKind, Space, Terminator};
 use crate::timing::costs::{self, SassTable};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
@@ -76,7 +76,7 @@ impl TimingOptions {
 
 struct Grid<'a> {
     ctx: &'a interp::LaunchCtx<'a>,
-    outputs: Vec<(u64, Result<CtaOutput, Fault>)>,
+    outputs: Merged,
 }
 
 struct TimedCta<'a> {
@@ -107,7 +107,7 @@ impl<'a> GridExec for Grid<'a> {
 
     fn finish(&mut self, linear: u64, cta: TimedCta<'a>) {
         interp::retire_warps(cta.warps);
-        self.outputs.push((linear, Ok(cta.cta.output)));
+        self.outputs.add(linear, Ok(cta.cta.output));
     }
 }
 
@@ -364,7 +364,10 @@ impl Device {
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicU64::new(u64::MAX);
-        let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
+        let printf = interp::PrintfBuffer::new(self.options.printf_buffer_bytes);
+        let ctx = self.launch_ctx(
+            lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
+        );
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let per_wave = occ.active_blocks_per_sm as u64 * arch.chip.sm_count as u64;
@@ -382,7 +385,7 @@ impl Device {
         };
         let mut grid = Grid {
             ctx: &ctx,
-            outputs: Vec::new(),
+            outputs: Merged::default(),
         };
         let mut l2 = None;
         if t.keep_l2 {
@@ -411,10 +414,13 @@ impl Device {
         if max_ctas < n {
             // The CTAs past the sample run untimed, as in a normal launch.
             let (code, _) = self.code(lm, false)?;
-            let rest = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
-            results.extend(self.run_ctas(&rest, max_ctas..n));
+            let rest = self.launch_ctx(
+                lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
+            );
+            results = results.merge(self.run_ctas(&rest, max_ctas..n));
         }
         let mut report = self.collect(lm, f, cfg.grid, results)?;
+        report.printf_dropped = printf.dropped();
         report.elapsed = start.elapsed();
         report.compile_time = compile_time;
         timing.arch = arch.name.clone();
