@@ -455,3 +455,56 @@ fn devices_and_huge_files_are_refused_before_reading() {
     }
     std::fs::remove_file(&big).unwrap();
 }
+
+/// A 32-byte vector access (`v4.b64`) at byte `at` of a buffer or of
+/// shared memory.
+fn vector_access(space: &str, op: &str, at: u32) -> String {
+    let access = match op {
+        "ld" => format!("\tld.{space}.v4.b64 {{%rd2, %rd3, %rd4, %rd5}}, [%rd1+{at}];"),
+        _ => format!("\tst.{space}.v4.b64 [%rd1+{at}], {{%rd2, %rd3, %rd4, %rd5}};"),
+    };
+    let base = if space == "shared" {
+        "\tmov.u64 %rd1, buf;"
+    } else {
+        "\tld.param.u64 %rd1, [p];"
+    };
+    kernel(
+        ".param .u64 p",
+        &format!(
+            "\t.reg .b64 %rd<6>;\n\t.shared .align 32 .b8 buf[128];\n{base}\n\
+             \tmov.u64 %rd2, 1;\n\tmov.u64 %rd3, 2;\n\tmov.u64 %rd4, 3;\n\tmov.u64 %rd5, 4;\n{access}\n\tret;"
+        ),
+    )
+}
+
+#[test]
+fn a_32_byte_vector_access_must_be_32_byte_aligned() {
+    let dir = "v4b64";
+    let out_file = scratch(dir).join("out.bin");
+    let arg = format!("out:128:{}", out_file.display());
+    for space in ["global", "shared"] {
+        for op in ["ld", "st"] {
+            for (at, ok) in [(16, false), (8, false), (32, true), (64, true)] {
+                let name = format!("{space}-{op}-{at}.ptx");
+                let path = write_ptx(dir, &name, &vector_access(space, op, at));
+                for mode in MODES {
+                    let mut args = vec!["--grid", "1", "--block", "32", "--arg", &arg];
+                    args.extend_from_slice(mode);
+                    let out = run(&path, &args);
+                    assert_no_crash(&out, &name);
+                    let err = stderr(&out);
+                    if ok {
+                        assert!(out.status.success(), "{name} {mode:?}: {err}");
+                    } else {
+                        assert_eq!(out.status.code(), Some(1), "{name} {mode:?}: {err}");
+                        assert!(err.contains("misaligned"), "{name} {mode:?}: {err}");
+                        assert!(
+                            err.contains(&format!("{name}:14:")),
+                            "{name} {mode:?}: {err}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
