@@ -188,10 +188,31 @@ fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
     Ok(data)
 }
 
-/// Reads a PTX file (at most [`MAX_SOURCE_BYTES`]) as text.
+/// Reads a text file (at most [`MAX_SOURCE_BYTES`]).
 fn read_source(path: &std::path::Path) -> Result<String> {
     let data = read_limited(path, MAX_SOURCE_BYTES)?;
-    String::from_utf8(data).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))
+    utf8_source(path, data).map_err(anyhow::Error::msg)
+}
+
+/// A file's bytes as text, or an error naming the line and column of the
+/// first byte that is not UTF-8.
+fn utf8_source(path: &std::path::Path, data: Vec<u8>) -> std::result::Result<String, String> {
+    String::from_utf8(data).map_err(|e| {
+        // Name the line and column (in bytes) of the first bad byte.
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        format!(
+            "{}:{line}:{}: error: the file is not UTF-8 text (byte {:#04x})",
+            path.display(),
+            at - start + 1,
+            bytes[at]
+        )
+    })
 }
 
 fn name_path(s: &str) -> Result<(&str, PathBuf)> {
@@ -203,7 +224,13 @@ fn name_path(s: &str) -> Result<(&str, PathBuf)> {
 
 fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     use warpjit::runtime::{args, Device, LaunchConfig, Options};
-    let text = read_source(&a.file)?;
+    let text = match utf8_source(&a.file, read_limited(&a.file, MAX_SOURCE_BYTES)?) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let mut options = Options {
         engine: match a.engine {
             Engine::Interp => warpjit::runtime::Engine::Interp,
@@ -419,7 +446,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { files, emit, quiet } => {
             let mut failed = 0usize;
             for path in &files {
-                let text = read_source(path)?;
+                let text = match utf8_source(path, read_limited(path, MAX_SOURCE_BYTES)?) {
+                    Ok(text) => text,
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("{e}");
+                        continue;
+                    }
+                };
                 let source = SourceFile::new(path.display().to_string(), text);
                 let module = match front::parse(&source) {
                     Ok(module) => module,
