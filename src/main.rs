@@ -110,9 +110,9 @@ struct RunArgs {
     #[arg(long, value_enum, default_value_t = Engine::Jit)]
     engine: Engine,
     /// Stop the kernel after this many warp-instructions.
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     watchdog_instructions: Option<u64>,
-    /// Stop the kernel after this many seconds.
+    /// Stop the kernel after this many seconds (default: WARPJIT_WATCHDOG_SECONDS, else 60).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     watchdog_seconds: Option<std::time::Duration>,
     /// Bytes of printf output the launch may produce (CUDA's printf FIFO);
@@ -242,7 +242,14 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     if let Some(n) = a.watchdog_instructions {
         options.watchdog_instructions = n;
     }
-    if let Some(t) = a.watchdog_seconds {
+    let from_env = || match std::env::var("WARPJIT_WATCHDOG_SECONDS") {
+        Ok(s) => parse_seconds(&s)
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!("WARPJIT_WATCHDOG_SECONDS: {e}")),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(e) => Err(anyhow::anyhow!("WARPJIT_WATCHDOG_SECONDS: {e}")),
+    };
+    if let Some(t) = a.watchdog_seconds.map_or_else(from_env, |t| Ok(Some(t)))? {
         options.watchdog_time = Some(t);
     }
     let mut dev = Device::new(options);

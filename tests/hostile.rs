@@ -623,3 +623,129 @@ fn non_utf8_files_are_rejected_with_line_and_column() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("k.ptx:7:4:"), "{}", stderr(&out));
 }
+
+/// A loop around a barrier that never ends.
+fn barrier_spin() -> String {
+    kernel("", "$L_spin:\n\tbar.sync 0;\n\tbra.uni $L_spin;\n\tret;")
+}
+
+#[test]
+fn the_watchdog_stops_a_loop_around_a_barrier() {
+    let path = write_ptx("bar-spin", "k.ptx", &barrier_spin());
+    for limit in [
+        &[
+            "--watchdog-instructions",
+            "100000",
+            "--watchdog-seconds",
+            "30",
+        ][..],
+        &["--watchdog-seconds", "0.5"][..],
+    ] {
+        for mode in MODES {
+            for block in ["32", "128"] {
+                let mut args = vec!["--grid", "2", "--block", block];
+                args.extend_from_slice(limit);
+                args.extend_from_slice(mode);
+                let start = std::time::Instant::now();
+                let out = run(&path, &args);
+                assert_no_crash(&out, "bar-spin");
+                let err = stderr(&out);
+                assert_eq!(out.status.code(), Some(1), "{mode:?} {limit:?}: {err}");
+                assert!(err.contains("watchdog"), "{mode:?} {limit:?}: {err}");
+                assert!(err.contains("k.ptx:"), "{mode:?} {limit:?}: {err}");
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(20),
+                    "{mode:?} {limit:?}: {:?}",
+                    start.elapsed()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn instruction_limits_below_the_charging_granularity_hold() {
+    // 2 x 64 threads running ~10 instructions: more than 5.
+    let path = write_ptx(
+        "small-limit",
+        "k.ptx",
+        &spin().replace("bra.uni $L_spin;", "ret;"),
+    );
+    for mode in &MODES[..2] {
+        let mut args = vec![
+            "--grid",
+            "2",
+            "--block",
+            "64",
+            "--watchdog-instructions",
+            "5",
+        ];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert_no_crash(&out, "small");
+        assert_eq!(out.status.code(), Some(1), "{mode:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("instruction limit"),
+            "{mode:?}: {}",
+            stderr(&out)
+        );
+        let mut args = vec![
+            "--grid",
+            "2",
+            "--block",
+            "64",
+            "--watchdog-instructions",
+            "1000",
+        ];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert!(out.status.success(), "{mode:?}: {}", stderr(&out));
+    }
+    let out = run(
+        &path,
+        &[
+            "--grid",
+            "1",
+            "--block",
+            "1",
+            "--watchdog-instructions",
+            "0",
+        ],
+    );
+    assert_no_crash(&out, "zero");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--watchdog-instructions"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_watchdog_time_comes_from_the_environment() {
+    let path = write_ptx("wd-env", "k.ptx", &spin());
+    let start = std::time::Instant::now();
+    let out = warpjit()
+        .env("WARPJIT_WATCHDOG_SECONDS", "0.5")
+        .args(["run", "--grid", "1", "--block", "32"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_no_crash(&out, "env");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("time limit"), "{}", stderr(&out));
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    let out = warpjit()
+        .env("WARPJIT_WATCHDOG_SECONDS", "nan")
+        .args(["run", "--grid", "1", "--block", "32"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_no_crash(&out, "env nan");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("WARPJIT_WATCHDOG_SECONDS"),
+        "{}",
+        stderr(&out)
+    );
+}

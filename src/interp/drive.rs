@@ -181,7 +181,25 @@ impl Warp {
             self.terminator(cta, func, &top)?;
         }
         cta.output.warp_instructions += steps;
+        // What this call ran is charged to the launch from call to call: a
+        // warp that keeps stopping at a barrier (a loop around `bar.sync`)
+        // meets the watchdog too.
+        self.pending_steps += steps;
+        if self.pending_steps >= 0x1000 {
+            self.charge_pending(cta)?;
+        }
         Ok(())
+    }
+
+    /// Charges the steps not yet charged to the launch's budget, checking
+    /// the watchdog (at a finished CTA's end, so that a limit below the
+    /// charging granularity still holds).
+    pub(super) fn charge_pending(&mut self, cta: &mut Cta) -> Result<(), Fault> {
+        let n = std::mem::take(&mut self.pending_steps);
+        if n == 0 {
+            return Ok(());
+        }
+        self.check_budget(cta, None, n)
     }
 
     /// Advances by one issue unit from the settled position `at` (see
@@ -257,8 +275,7 @@ impl Warp {
         cta.output.warp_instructions += steps;
         self.pending_steps += steps;
         if self.pending_steps >= 0x1000 {
-            let n = std::mem::take(&mut self.pending_steps);
-            self.check_budget(cta, None, n)?;
+            self.charge_pending(cta)?;
         }
         out.frame_changed = self.frames.len() != frames;
         Ok(out)

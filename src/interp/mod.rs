@@ -353,6 +353,9 @@ fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
             }
         }
         if warps.iter().all(|w| w.done()) {
+            for w in warps.iter_mut() {
+                w.charge_pending(cta)?;
+            }
             return Ok(());
         }
         released.clear();

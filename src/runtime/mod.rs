@@ -34,7 +34,7 @@ pub struct Options {
     pub arena_bytes: u64,
     /// A launch may execute at most this many warp-instructions (the watchdog).
     pub watchdog_instructions: u64,
-    /// A launch may run at most this long.
+    /// A launch may run at most this long (60 s by default).
     pub watchdog_time: Option<Duration>,
     /// Local memory (stack) per thread in bytes.
     pub stack_bytes: u32,
@@ -69,7 +69,7 @@ impl Default for Options {
         Options {
             arena_bytes: 1 << 30,
             watchdog_instructions: 1 << 36,
-            watchdog_time: Some(Duration::from_secs(600)),
+            watchdog_time: Some(Duration::from_secs(60)),
             stack_bytes: 64 * 1024,
             engine: Engine::default(),
             sequential: false,
