@@ -359,6 +359,30 @@ fn the_largest_grid_runs_or_fails_without_aborting() {
         assert!(err.contains("illegal_address"), "{mode:?}: {err}");
         assert!(err.contains("block (0, 0, 0)"), "{mode:?}: {err}");
     }
+    // CTAs that do nothing: the watchdog's time limit stops the launch
+    // long before the last.
+    let path = write_ptx("huge-grid", "trivial.ptx", &trivial());
+    for mode in MODES {
+        let mut args = vec![
+            "--grid",
+            "2147483647",
+            "--block",
+            "32",
+            "--watchdog-seconds",
+            "1",
+        ];
+        args.extend_from_slice(mode);
+        let start = std::time::Instant::now();
+        let out = run(&path, &args);
+        assert_no_crash(&out, "grid");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{mode:?}: {err}");
+        assert!(err.contains("time limit"), "{mode:?}: {err}");
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "{mode:?}"
+        );
+    }
 }
 
 /// Every thread prints `text` `n` times.
@@ -671,7 +695,7 @@ fn instruction_limits_below_the_charging_granularity_hold() {
         "k.ptx",
         &spin().replace("bra.uni $L_spin;", "ret;"),
     );
-    for mode in &MODES[..2] {
+    for mode in MODES {
         let mut args = vec![
             "--grid",
             "2",

@@ -194,7 +194,7 @@ impl Warp {
     /// Charges the steps not yet charged to the launch's budget, checking
     /// the watchdog (at a finished CTA's end, so that a limit below the
     /// charging granularity still holds).
-    pub(super) fn charge_pending(&mut self, cta: &mut Cta) -> Result<(), Fault> {
+    pub fn charge_pending(&mut self, cta: &mut Cta) -> Result<(), Fault> {
         let n = std::mem::take(&mut self.pending_steps);
         if n == 0 {
             return Ok(());

@@ -702,7 +702,7 @@ pub(crate) struct Merged {
     warp_instructions: u64,
     thread_instructions: u64,
     printf: std::collections::BTreeMap<u64, Vec<interp::PrintfRecord>>,
-    fault: Option<(u64, interp::Fault)>,
+    pub(crate) fault: Option<(u64, interp::Fault)>,
 }
 
 impl Merged {

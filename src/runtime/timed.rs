@@ -105,9 +105,28 @@ impl<'a> GridExec for Grid<'a> {
         }
     }
 
-    fn finish(&mut self, linear: u64, cta: TimedCta<'a>) {
+    fn finish(&mut self, linear: u64, mut cta: TimedCta<'a>) {
+        // The steps the warps ran since they last met the watchdog are
+        // charged now (a grid of short CTAs meets it too); a fault here
+        // stops the CTAs after this one at their next step.
+        let mut charged = Ok(());
+        for w in &mut cta.warps {
+            if charged.is_ok() {
+                charged = w.charge_pending(&mut cta.cta);
+            }
+        }
         interp::retire_warps(cta.warps);
-        self.outputs.add(linear, Ok(cta.cta.output));
+        match charged {
+            Ok(()) => self.outputs.add(linear, Ok(cta.cta.output)),
+            Err(fault) => {
+                if fault.kind != interp::FaultKind::Cancelled {
+                    self.ctx
+                        .cancel
+                        .fetch_min(linear, std::sync::atomic::Ordering::Relaxed);
+                }
+                self.outputs.add(linear, Err(fault));
+            }
+        }
     }
 }
 
@@ -146,6 +165,9 @@ impl CtaExec for TimedCta<'_> {
         clock: u64,
         access: &mut MemAccess,
     ) -> Result<StepOut<'_>, (u64, Fault)> {
+        if self.cta.cancelled() {
+            return Err((self.linear, Fault::cancelled()));
+        }
         let pos = position(at);
         let out = self.warps[w]
             .step(
@@ -406,7 +428,16 @@ impl Device {
         let mut timing = match simulated {
             Ok(r) => r,
             Err((linear, fault)) => {
-                return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault))
+                // A fault met as CTAs finished stopped the model: the first
+                // in grid order of those and this one is reported.
+                let mut first = grid.outputs.fault.take();
+                if fault.kind != interp::FaultKind::Cancelled
+                    && first.as_ref().is_none_or(|(j, _)| linear < *j)
+                {
+                    first = Some((linear, fault));
+                }
+                let (linear, fault) = first.unwrap_or((linear, Fault::cancelled()));
+                return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault));
             }
         };
         timing.wall = start.elapsed();
