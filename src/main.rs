@@ -110,11 +110,15 @@ struct RunArgs {
     #[arg(long, value_enum, default_value_t = Engine::Jit)]
     engine: Engine,
     /// Stop the kernel after this many warp-instructions.
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     watchdog_instructions: Option<u64>,
-    /// Stop the kernel after this many seconds.
-    #[arg(long)]
-    watchdog_seconds: Option<f64>,
+    /// Stop the kernel after this many seconds (default: WARPJIT_WATCHDOG_SECONDS, else 60).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    watchdog_seconds: Option<std::time::Duration>,
+    /// Bytes of printf output the launch may produce (CUDA's printf FIFO);
+    /// what overflows is dropped, with a warning.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    printf_buffer: u64,
     /// Print launch statistics to stderr.
     #[arg(long)]
     stats: bool,
@@ -137,6 +141,80 @@ fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
+/// A number of seconds for `--watchdog-seconds`: finite, not negative and
+/// within what a `Duration` holds.
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!(
+            "`{s}` is not a finite, non-negative number of seconds"
+        ));
+    }
+    std::time::Duration::try_from_secs_f64(v)
+        .map_err(|_| format!("`{s}` seconds is too large a time limit"))
+}
+
+/// Largest PTX file `check`, `run` and `sass` read.
+const MAX_SOURCE_BYTES: u64 = 256 << 20;
+
+/// Reads a file of at most `limit` bytes, refusing what is not a regular
+/// file (a device, a pipe, a directory) before reading it.
+fn read_limited(path: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let cannot = || format!("cannot read {}", path.display());
+    let meta = std::fs::metadata(path).with_context(cannot)?;
+    if !meta.is_file() {
+        anyhow::bail!("cannot read {}: not a regular file", path.display());
+    }
+    let too_large = |n: u64| {
+        anyhow::anyhow!(
+            "cannot read {}: {n} bytes is above the limit of {limit} bytes",
+            path.display()
+        )
+    };
+    if meta.len() > limit {
+        return Err(too_large(meta.len()));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut data))
+        .with_context(cannot)?;
+    if data.len() as u64 > limit {
+        return Err(too_large(data.len() as u64));
+    }
+    Ok(data)
+}
+
+/// Reads a text file (at most [`MAX_SOURCE_BYTES`]).
+fn read_source(path: &std::path::Path) -> Result<String> {
+    let data = read_limited(path, MAX_SOURCE_BYTES)?;
+    utf8_source(path, data).map_err(anyhow::Error::msg)
+}
+
+/// A file's bytes as text, or an error naming the line and column of the
+/// first byte that is not UTF-8.
+fn utf8_source(path: &std::path::Path, data: Vec<u8>) -> std::result::Result<String, String> {
+    String::from_utf8(data).map_err(|e| {
+        // Name the line and column (in bytes) of the first bad byte.
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        format!(
+            "{}:{line}:{}: error: the file is not UTF-8 text (byte {:#04x})",
+            path.display(),
+            at - start + 1,
+            bytes[at]
+        )
+    })
+}
+
 fn name_path(s: &str) -> Result<(&str, PathBuf)> {
     let (n, p) = s
         .split_once('=')
@@ -146,20 +224,33 @@ fn name_path(s: &str) -> Result<(&str, PathBuf)> {
 
 fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     use warpjit::runtime::{args, Device, LaunchConfig, Options};
-    let text = std::fs::read_to_string(&a.file)
-        .with_context(|| format!("cannot read {}", a.file.display()))?;
+    let text = match utf8_source(&a.file, read_limited(&a.file, MAX_SOURCE_BYTES)?) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let mut options = Options {
         engine: match a.engine {
             Engine::Interp => warpjit::runtime::Engine::Interp,
             Engine::Jit => warpjit::runtime::Engine::Jit,
         },
+        printf_buffer_bytes: a.printf_buffer,
         ..Options::default()
     };
     if let Some(n) = a.watchdog_instructions {
         options.watchdog_instructions = n;
     }
-    if let Some(s) = a.watchdog_seconds {
-        options.watchdog_time = Some(std::time::Duration::from_secs_f64(s));
+    let from_env = || match std::env::var("WARPJIT_WATCHDOG_SECONDS") {
+        Ok(s) => parse_seconds(&s)
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!("WARPJIT_WATCHDOG_SECONDS: {e}")),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(e) => Err(anyhow::anyhow!("WARPJIT_WATCHDOG_SECONDS: {e}")),
+    };
+    if let Some(t) = a.watchdog_seconds.map_or_else(from_env, |t| Ok(Some(t)))? {
+        options.watchdog_time = Some(t);
     }
     let mut dev = Device::new(options);
     let m = match dev.load_ptx(&a.file.display().to_string(), &text) {
@@ -181,8 +272,7 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     for g in &a.globals {
         let (name, path) = name_path(g)?;
         let (addr, size) = dev.global(m, name)?;
-        let data =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let data = read_limited(&path, size)?;
         if data.len() as u64 != size {
             anyhow::bail!(
                 "--global {name}: the variable is {size} bytes, {} is {} bytes",
@@ -203,7 +293,9 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
         shared_bytes: a.shared,
     };
     let kernel_name = dev.ir(m).functions[kernel].name.clone();
-    let timing = a.timing.options(&kernel_name, &a.file, &text)?;
+    let timing = a
+        .timing
+        .options(&kernel_name, &a.file, &text, cfg.grid, cfg.block)?;
     let result = match &timing {
         Some(t) => dev
             .launch_timed(m, kernel, cfg, &prepared.params, t)
@@ -215,6 +307,12 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     match result {
         Ok((report, timed)) => {
             print!("{}", report.printf);
+            if report.printf_dropped > 0 {
+                eprintln!(
+                    "warpjit: the printf buffer ({} bytes, --printf-buffer) is full: the output of {} printf calls was dropped",
+                    a.printf_buffer, report.printf_dropped
+                );
+            }
             args::write_outputs(&dev, &prepared)?;
             for ((addr, size), path) in globals_out {
                 let mut buf = vec![0u8; size as usize];
@@ -314,6 +412,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let names: Vec<&str> = BUILTIN.iter().map(|g| g.name).collect();
                 anyhow::bail!("unknown architecture `{arch}`; known: {}", names.join(" "));
             };
+            if block == 0 || block > g.max_threads_per_block {
+                anyhow::bail!(
+                    "--block {block}: a block has 1 to {} threads on {arch}",
+                    g.max_threads_per_block
+                );
+            }
             let input = OccupancyInput {
                 block_threads: block,
                 regs_per_thread: regs,
@@ -349,8 +453,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { files, emit, quiet } => {
             let mut failed = 0usize;
             for path in &files {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = match utf8_source(path, read_limited(path, MAX_SOURCE_BYTES)?) {
+                    Ok(text) => text,
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("{e}");
+                        continue;
+                    }
+                };
                 let source = SourceFile::new(path.display().to_string(), text);
                 let module = match front::parse(&source) {
                     Ok(module) => module,

@@ -66,17 +66,39 @@ fn pair(s: &str, what: &str) -> Result<(u64, u64)> {
 impl TimingArgs {
     /// The timing options, or `None` when the launch is not timed; `ptx`
     /// and `text` are the module's file and text (for its SASS).
+    /// `grid` and `block` are the launch's (the diagram's warps must exist).
     pub fn options(
         &self,
         kernel: &str,
         ptx: &std::path::Path,
         text: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
     ) -> Result<Option<TimingOptions>> {
+        if self.timing.is_none() && self.arch_file.is_none() {
+            let given = [
+                ("--regs", self.regs.is_some()),
+                ("--ptxas-log", self.ptxas_log.is_some()),
+                ("--json", self.json),
+                ("--sample-waves", self.sample_waves.is_some()),
+                ("--diagram", self.diagram.is_some()),
+                ("--diagram-window", self.diagram_window.is_some()),
+                ("--diagram-html", self.diagram_html.is_some()),
+            ];
+            if let Some((name, _)) = given.iter().find(|(_, on)| *on) {
+                anyhow::bail!(
+                    "{name} applies to timed launches: it needs --timing ARCH or --arch-file PATH"
+                );
+            }
+        }
+        if (self.diagram_window.is_some() || self.diagram_html.is_some()) && self.diagram.is_none()
+        {
+            anyhow::bail!("--diagram-window and --diagram-html need --diagram CTA:WARP,...");
+        }
         let arch = match (&self.timing, &self.arch_file) {
             (Some(name), _) => Arch::builtin(name)?,
             (None, Some(path)) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = crate::read_source(path)?;
                 Arch::from_toml(&path.display().to_string(), &text)?
             }
             (None, None) => return Ok(None),
@@ -97,8 +119,7 @@ impl TimingArgs {
             t.regs = Some((n, "--regs".into()));
         }
         if let Some(path) = &self.ptxas_log {
-            let log = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let log = crate::read_source(path)?;
             let n = regs::from_ptxas_log(&log, kernel).with_context(|| {
                 format!(
                     "{} has no `Used N registers` line for {kernel}",
@@ -108,13 +129,34 @@ impl TimingArgs {
             t.regs = Some((n, "ptxas log".into()));
         }
         if let Some(list) = &self.diagram {
+            let ctas = grid.iter().map(|&d| d as u64).product::<u64>();
+            let warps = block
+                .iter()
+                .map(|&d| d as u64)
+                .product::<u64>()
+                .div_ceil(32);
             for item in list.split(',') {
                 let (cta, warp) = pair(item, "--diagram")?;
+                if cta >= ctas {
+                    anyhow::bail!(
+                        "--diagram {item}: the grid has {ctas} CTAs (linear indices 0 to {})",
+                        ctas.saturating_sub(1)
+                    );
+                }
+                if warp >= warps {
+                    anyhow::bail!(
+                        "--diagram {item}: a block of the launch has {warps} warps (0 to {})",
+                        warps.saturating_sub(1)
+                    );
+                }
                 t.diagram_warps.push((cta, warp as u32));
             }
         }
         if let Some(w) = &self.diagram_window {
             t.window = pair(w, "--diagram-window")?;
+            if t.window.0 > t.window.1 {
+                anyhow::bail!("--diagram-window {w}: the window is empty (FROM is above TO)");
+            }
         }
         Ok(Some(t))
     }
@@ -126,7 +168,18 @@ impl TimingArgs {
         } else {
             eprint!("{}", report.to_text(source_line));
         }
-        if self.diagram.is_some() {
+        if let Some(list) = &self.diagram {
+            if report.events.is_empty() {
+                let window = match &self.diagram_window {
+                    Some(w) => format!(" in the cycle window {w}"),
+                    None => String::new(),
+                };
+                anyhow::bail!(
+                    "--diagram {list}: no instruction of these warps issued{window} (the launch ran {} cycles{})",
+                    report.cycles,
+                    if report.estimated_cycles != report.cycles { ", sampled" } else { "" }
+                );
+            }
             eprint!("{}", diagram::text(&report.events));
             if let Some(path) = &self.diagram_html {
                 let title = format!("warpjit execution diagram ({})", report.arch);
@@ -144,8 +197,7 @@ pub fn sass(files: &[PathBuf], write: bool, disasm: bool) -> Result<std::process
     let tools = sass::tools::discover().map_err(anyhow::Error::msg)?;
     let mut failed = 0;
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::read_source(path)?;
         let name = path.display().to_string();
         if disasm {
             let source = warpjit::front::SourceFile::new(name.clone(), text);

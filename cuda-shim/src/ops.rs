@@ -179,5 +179,11 @@ fn launch(device: &Device, l: &KernelLaunch) -> Result<(), OpError> {
             .map_err(|e| device_error(&e))?,
     };
     print!("{}", report.printf);
+    if report.printf_dropped > 0 {
+        eprintln!(
+            "warpjit: the printf buffer is full: the output of {} printf calls was dropped",
+            report.printf_dropped
+        );
+    }
     Ok(())
 }

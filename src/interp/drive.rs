@@ -181,7 +181,25 @@ impl Warp {
             self.terminator(cta, func, &top)?;
         }
         cta.output.warp_instructions += steps;
+        // What this call ran is charged to the launch from call to call: a
+        // warp that keeps stopping at a barrier (a loop around `bar.sync`)
+        // meets the watchdog too.
+        self.pending_steps += steps;
+        if self.pending_steps >= 0x1000 {
+            self.charge_pending(cta)?;
+        }
         Ok(())
+    }
+
+    /// Charges the steps not yet charged to the launch's budget, checking
+    /// the watchdog (at a finished CTA's end, so that a limit below the
+    /// charging granularity still holds).
+    pub fn charge_pending(&mut self, cta: &mut Cta) -> Result<(), Fault> {
+        let n = std::mem::take(&mut self.pending_steps);
+        if n == 0 {
+            return Ok(());
+        }
+        self.check_budget(cta, None, n)
     }
 
     /// Advances by one issue unit from the settled position `at` (see
@@ -257,8 +275,7 @@ impl Warp {
         cta.output.warp_instructions += steps;
         self.pending_steps += steps;
         if self.pending_steps >= 0x1000 {
-            let n = std::mem::take(&mut self.pending_steps);
-            self.check_budget(cta, None, n)?;
+            self.charge_pending(cta)?;
         }
         out.frame_changed = self.frames.len() != frames;
         Ok(out)
@@ -699,7 +716,7 @@ impl Warp {
             .and_then(|f| f.stack.last())
             .map(|e| e.mask.trailing_zeros())
             .unwrap_or(0);
-        if ctx.cancel.load(Ordering::Relaxed) {
+        if cta.cancelled() {
             return Err(self.fault(cta, FaultKind::Cancelled, lane, op, "cancelled".into()));
         }
         let left = ctx.budget.fetch_sub(
@@ -713,7 +730,7 @@ impl Warp {
             } else {
                 "its instruction limit"
             };
-            let msg = format!("watchdog: the kernel exceeded {why} (a runaway loop?)");
+            let msg = format!("the kernel exceeded {why} (a runaway loop?)");
             return Err(self.fault(cta, FaultKind::Watchdog, lane, op, msg));
         }
         Ok(())

@@ -513,7 +513,7 @@ impl Warp {
             };
             let fmt = self
                 .read_cstr(cta, fmt_addr, lane)
-                .map_err(|m| bad(self, format!("printf format: {m}")))?;
+                .map_err(|m| bad(self, format!("cannot read the format string: {m}")))?;
             let mut buf = Vec::new();
             if args_addr != 0 {
                 for i in 0..1024u64 {
@@ -526,13 +526,15 @@ impl Warp {
             let this: &Warp = self;
             let mut read = |addr: u64| this.read_cstr(cta, addr, lane);
             let text = crate::runtime::printf::format(&fmt, &buf, &mut read)
-                .map_err(|e| bad(self, format!("printf: {e}")))?;
+                .map_err(|e| bad(self, e.to_string()))?;
             let t = self.tid(cta, lane as u32);
             let [bx, by, _] = cta.ctx.block;
-            cta.output.printf.push(PrintfRecord {
-                thread: t[0] + t[1] * bx + t[2] * bx * by,
-                text,
-            });
+            if !text.is_empty() && cta.ctx.printf.admit(text.len() as u64) {
+                cta.output.printf.push(PrintfRecord {
+                    thread: t[0] + t[1] * bx + t[2] * bx * by,
+                    text,
+                });
+            }
             if let Some(&(_, to, size)) = rets.first() {
                 let at = self.frames.last().unwrap().base as usize + to as usize;
                 let mem = &mut self.local[lane];

@@ -41,7 +41,7 @@ impl Warp {
         lane: usize,
     ) -> Result<Place, Refused> {
         let refuse = |fault| Refused { fault, space, addr };
-        let align = size.clamp(1, 16);
+        let align = size.clamp(1, 32);
         let (space_now, off) = match space {
             Space::Generic => {
                 if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&addr) {

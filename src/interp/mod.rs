@@ -16,7 +16,7 @@ mod matrix;
 pub mod pure;
 mod warp;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::front::Span;
@@ -54,6 +54,20 @@ pub struct Fault {
     pub loc: Option<(u32, u32)>,
 }
 
+impl Fault {
+    /// The result of a CTA stopped because an earlier one faulted.
+    pub fn cancelled() -> Fault {
+        Fault {
+            kind: FaultKind::Cancelled,
+            message: "cancelled".into(),
+            thread: [0; 3],
+            func: None,
+            span: Span::DUMMY,
+            loc: None,
+        }
+    }
+}
+
 /// Everything a CTA needs from its launch.
 pub struct LaunchCtx<'a> {
     pub module: &'a ir::Module,
@@ -68,8 +82,11 @@ pub struct LaunchCtx<'a> {
     /// Warp-instructions the whole launch may still execute.
     pub budget: &'a AtomicU64,
     pub deadline: Option<Instant>,
-    /// Set when another CTA faulted: stop early.
-    pub cancel: &'a AtomicBool,
+    /// The lowest linear index of a CTA that faulted (`u64::MAX`: none
+    /// yet): CTAs after it in grid order stop early, those before it run
+    /// on, so that the fault reported is always that of the first
+    /// faulting CTA in grid order.
+    pub cancel: &'a AtomicU64,
     /// Per-lane local memory limit in bytes (the stack size).
     pub stack_limit: u32,
     pub start: Instant,
@@ -77,6 +94,45 @@ pub struct LaunchCtx<'a> {
     pub code: Option<&'a dyn abi::CompiledCode>,
     /// The kernel's registers that must start at zero ([`registers_to_zero`]).
     pub zeroed_regs: &'a [ir::Reg],
+    /// The launch's printf buffer.
+    pub printf: &'a PrintfBuffer,
+}
+
+/// The room a launch has for printf output: like CUDA's fixed printf FIFO
+/// (`cudaLimitPrintfFifoSize`, 1 MiB by default), output past it is
+/// dropped, and counted.
+#[derive(Debug)]
+pub struct PrintfBuffer {
+    limit: u64,
+    used: AtomicU64,
+    dropped: AtomicU64,
+}
+
+impl PrintfBuffer {
+    pub fn new(limit: u64) -> PrintfBuffer {
+        PrintfBuffer {
+            limit,
+            used: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+        }
+    }
+
+    /// Takes room for `bytes` of output; false (and the call counted as
+    /// dropped) when the buffer has not that much left.
+    pub fn admit(&self, bytes: u64) -> bool {
+        let taken = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if taken.saturating_add(bytes) > self.limit {
+            self.used.fetch_sub(bytes, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// The printf calls whose output did not fit.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
 }
 
 /// The registers of `f` a program can observe before writing them: those
@@ -141,6 +197,19 @@ pub struct Cta<'a> {
 }
 
 impl<'a> Cta<'a> {
+    /// The CTA's linear index in the grid.
+    pub fn linear(&self) -> u64 {
+        let [gx, gy, _] = self.ctx.grid;
+        let [x, y, z] = self.ctaid;
+        x as u64 + gx as u64 * (y as u64 + gy as u64 * z as u64)
+    }
+
+    /// A CTA earlier in grid order faulted: this one's result no longer
+    /// matters.
+    pub fn cancelled(&self) -> bool {
+        self.ctx.cancel.load(Ordering::Relaxed) < self.linear()
+    }
+
     pub fn threads_exited(warps: &[Warp]) -> u32 {
         warps
             .iter()
@@ -284,6 +353,9 @@ fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
             }
         }
         if warps.iter().all(|w| w.done()) {
+            for w in warps.iter_mut() {
+                w.charge_pending(cta)?;
+            }
             return Ok(());
         }
         released.clear();
@@ -291,15 +363,8 @@ fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
         if !progressed && released.is_empty() {
             return Err(deadlock(cta, warps));
         }
-        if cta.ctx.cancel.load(Ordering::Relaxed) {
-            return Err(Fault {
-                kind: FaultKind::Cancelled,
-                message: "cancelled".into(),
-                thread: [0; 3],
-                func: None,
-                span: Span::DUMMY,
-                loc: None,
-            });
+        if cta.cancelled() {
+            return Err(Fault::cancelled());
         }
     }
 }

@@ -337,13 +337,36 @@ impl Warp {
         message: String,
     ) -> Fault {
         let func = self.frames.last().map(|f| f.func);
+        let (span, loc) = match op {
+            Some(o) => (o.span, o.loc),
+            None => self.next_instruction(cta),
+        };
         Fault {
             kind,
             message,
             thread: self.tid(cta, lane),
             func,
-            span: op.map(|o| o.span).unwrap_or(Span::DUMMY),
-            loc: op.and_then(|o| o.loc),
+            span,
+            loc,
+        }
+    }
+
+    /// The span and `.loc` line of the instruction the warp executes next
+    /// (its op, or its block's terminator): where a fault that no single
+    /// op raised, the watchdog's, stopped it.
+    fn next_instruction(&self, cta: &Cta) -> (Span, Option<(u32, u32)>) {
+        let Some(e) = self
+            .frames
+            .last()
+            .and_then(|f| f.stack.last().map(|e| (f, e)))
+        else {
+            return (Span::DUMMY, None);
+        };
+        let (frame, e) = e;
+        let b = &cta.ctx.module.functions[frame.func].blocks[e.block];
+        match b.ops.get(e.pc) {
+            Some(o) => (o.span, o.loc),
+            None => (b.term_span, None),
         }
     }
 

@@ -139,7 +139,7 @@ pub unsafe extern "C" fn jit_atom(
         Space::Local => (env.local_ptrs[lane as usize], env.local_lens[lane as usize]),
         _ => return fault(AccessFault::OutOfBounds),
     };
-    if off % size.clamp(1, 16) != 0 {
+    if off % size.clamp(1, 32) != 0 {
         return fault(AccessFault::Misaligned);
     }
     if off.checked_add(size).is_none_or(|end| end > len) {

@@ -393,7 +393,10 @@ impl PieceBuilder<'_, '_> {
                 let valid = self.b.ins().uload16(I64, flags, entry, 0);
                 let within = self.b.ins().band_imm_s(a_off, (GRANULE - 1) as i64);
                 let end = self.b.ins().iadd_imm_s(within, size as i64);
-                let misaligned = self.b.ins().band_imm_s(a_off, (size.min(16) - 1) as i64);
+                let misaligned = self
+                    .b
+                    .ins()
+                    .band_imm_s(a_off, (size.clamp(1, 32) - 1) as i64);
                 let penalty = self.b.ins().ishl_imm_s(misaligned, 9);
                 let end = self.b.ins().bor(end, penalty);
                 let good = self
@@ -411,7 +414,7 @@ impl PieceBuilder<'_, '_> {
                 self.b.ins().iadd(self.arena, a_off)
             }
             Region::Shared | Region::Local => {
-                let align = size.clamp(1, 16);
+                let align = size.clamp(1, 32);
                 let misaligned = self.b.ins().band_imm_s(off, (align - 1) as i64);
                 let aligned = self.b.create_block();
                 self.misaligned_exit(misaligned, aligned, index, code, addr, size);

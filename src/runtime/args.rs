@@ -66,8 +66,26 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         scalar((v as u128 as u64).to_le_bytes()[..(bits / 8) as usize].to_vec())
     };
     let float = |s: &str| {
-        s.parse::<f64>()
-            .map_err(|_| format!("argument `{spec}`: `{s}` is not a number"))
+        let v = s
+            .parse::<f64>()
+            .map_err(|_| format!("argument `{spec}`: `{s}` is not a number"))?;
+        // `inf` and `nan` are taken as written; a number too large for
+        // the type is an error, not an infinity.
+        if v.is_infinite() && !s.to_ascii_lowercase().contains("inf") {
+            return Err(format!(
+                "argument `{spec}`: `{s}` is out of range for {kind}"
+            ));
+        }
+        Ok(v)
+    };
+    let narrow = |v: f64, n: f64| {
+        if v.is_finite() && n.is_infinite() {
+            Err(format!(
+                "argument `{spec}`: `{rest}` is out of range for {kind}"
+            ))
+        } else {
+            Ok(())
+        }
     };
     match kind {
         "u8" | "b8" => int(8, false),
@@ -78,8 +96,17 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         "s16" => int(16, true),
         "s32" => int(32, true),
         "s64" => int(64, true),
-        "f16" => scalar(half::f16::from_f64(float(rest)?).to_le_bytes().to_vec()),
-        "f32" => scalar((float(rest)? as f32).to_le_bytes().to_vec()),
+        "f16" => {
+            let v = float(rest)?;
+            let h = half::f16::from_f64(v);
+            narrow(v, h.to_f64())?;
+            scalar(h.to_le_bytes().to_vec())
+        }
+        "f32" => {
+            let v = float(rest)?;
+            narrow(v, v as f32 as f64)?;
+            scalar((v as f32).to_le_bytes().to_vec())
+        }
         "f64" => scalar(float(rest)?.to_le_bytes().to_vec()),
         "in" => Ok(ArgSpec::In(rest.into())),
         "bytes" => Ok(ArgSpec::Bytes(rest.into())),
@@ -104,10 +131,28 @@ pub struct Prepared {
     pub outputs: Vec<(u64, u64, PathBuf)>,
 }
 
-fn read_file(base: &Path, p: &Path) -> Result<Vec<u8>, Error> {
+/// Reads an argument's file: a regular file no larger than `limit` (the
+/// device's memory), refused before reading otherwise.
+fn read_file(base: &Path, p: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
     let full = base.join(p);
-    std::fs::read(&full)
-        .map_err(|e| Error::InvalidArgument(format!("cannot read {}: {e}", full.display())))
+    let err = |e: String| Error::InvalidArgument(format!("cannot read {}: {e}", full.display()));
+    let meta = std::fs::metadata(&full).map_err(|e| err(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(err("not a regular file".into()));
+    }
+    let too_large = |n: u64| err(format!("{n} bytes is more than the device's {limit}"));
+    if meta.len() > limit {
+        return Err(too_large(meta.len()));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(&full)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut data))
+        .map_err(|e| err(e.to_string()))?;
+    if data.len() as u64 > limit {
+        return Err(too_large(data.len() as u64));
+    }
+    Ok(data)
 }
 
 /// Allocates and fills buffers for `args` and builds the parameter buffer,
@@ -122,6 +167,7 @@ pub fn prepare(
     outputs: &Path,
 ) -> Result<Prepared, Error> {
     let base = inputs;
+    let limit = dev.options().arena_bytes;
     let (slots, total) = dev.kernel_params(m, kernel);
     let slots = slots.to_vec();
     let name = dev.ir(m).functions[kernel].name.clone();
@@ -144,9 +190,9 @@ pub fn prepare(
     for (slot, arg) in slots.iter().zip(args) {
         let value: Vec<u8> = match arg {
             ArgSpec::Scalar { bytes, .. } => bytes.clone(),
-            ArgSpec::Bytes(p) => read_file(base, p)?,
+            ArgSpec::Bytes(p) => read_file(base, p, limit)?,
             ArgSpec::In(p) => {
-                let data = read_file(base, p)?;
+                let data = read_file(base, p, limit)?;
                 let addr = dev.alloc(data.len() as u64)?;
                 dev.write(addr, &data)?;
                 addr.to_le_bytes().to_vec()
@@ -157,7 +203,7 @@ pub fn prepare(
                 addr.to_le_bytes().to_vec()
             }
             ArgSpec::InOut { input, output } => {
-                let data = read_file(base, input)?;
+                let data = read_file(base, input, limit)?;
                 let addr = dev.alloc(data.len() as u64)?;
                 dev.write(addr, &data)?;
                 out.outputs

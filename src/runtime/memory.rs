@@ -187,7 +187,7 @@ impl GlobalMemory {
         // The granule table decides accesses within one granule (see
         // `granules`); the sorted allocations decide the rest.
         let in_granule = off % GRANULE + size;
-        if in_granule <= GRANULE && addr % size.clamp(1, 16) == 0 {
+        if in_granule <= GRANULE && addr % size.clamp(1, 32) == 0 {
             let g = (off / GRANULE).min(self.granules.len() as u64 - 1) as usize;
             if in_granule <= self.granules[g] as u64 {
                 return Ok(off);
@@ -200,7 +200,7 @@ impl GlobalMemory {
         if off.checked_add(size).is_none_or(|end| end > e) {
             return Err(AccessFault::OutOfBounds);
         }
-        if addr % size.min(16) != 0 {
+        if addr % size.clamp(1, 32) != 0 {
             return Err(AccessFault::Misaligned);
         }
         Ok(off)

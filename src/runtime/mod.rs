@@ -13,7 +13,7 @@ pub mod printf;
 pub mod timed;
 pub use timed::{Costs, TimingOptions};
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -34,7 +34,7 @@ pub struct Options {
     pub arena_bytes: u64,
     /// A launch may execute at most this many warp-instructions (the watchdog).
     pub watchdog_instructions: u64,
-    /// A launch may run at most this long.
+    /// A launch may run at most this long (60 s by default).
     pub watchdog_time: Option<Duration>,
     /// Local memory (stack) per thread in bytes.
     pub stack_bytes: u32,
@@ -48,6 +48,10 @@ pub struct Options {
     /// (`ir::slots`); false gives every register a row of its own, the
     /// layout to compare against when testing the sharing.
     pub share_register_slots: bool,
+    /// Bytes of printf output a launch may produce (CUDA's printf FIFO,
+    /// 1 MiB by default); what overflows is dropped and counted in
+    /// [`LaunchReport::printf_dropped`].
+    pub printf_buffer_bytes: u64,
 }
 
 /// The execution engine of launches.
@@ -65,11 +69,12 @@ impl Default for Options {
         Options {
             arena_bytes: 1 << 30,
             watchdog_instructions: 1 << 36,
-            watchdog_time: Some(Duration::from_secs(600)),
+            watchdog_time: Some(Duration::from_secs(60)),
             stack_bytes: 64 * 1024,
             engine: Engine::default(),
             sequential: false,
             share_register_slots: true,
+            printf_buffer_bytes: 1 << 20,
         }
     }
 }
@@ -157,6 +162,9 @@ pub struct LaunchConfig {
 pub struct LaunchReport {
     /// Device printf output, ordered by block, then thread, then call order.
     pub printf: String,
+    /// printf calls whose output was dropped: the launch's printf buffer
+    /// ([`Options::printf_buffer_bytes`]) was full.
+    pub printf_dropped: u64,
     pub warp_instructions: u64,
     /// Instructions times the lanes active when each issued.
     pub thread_instructions: u64,
@@ -195,6 +203,7 @@ impl Device {
         self.options.watchdog_instructions = options.watchdog_instructions;
         self.options.watchdog_time = options.watchdog_time;
         self.options.stack_bytes = options.stack_bytes;
+        self.options.printf_buffer_bytes = options.printf_buffer_bytes;
     }
 
     /// Parses, lowers and verifies PTX text, and places its globals in device memory.
@@ -496,12 +505,16 @@ impl Device {
         let (code, compile_time) = self.code(lm, false)?;
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
-        let cancel = AtomicBool::new(false);
-        let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
+        let cancel = AtomicU64::new(u64::MAX);
+        let printf = interp::PrintfBuffer::new(self.options.printf_buffer_bytes);
+        let ctx = self.launch_ctx(
+            lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
+        );
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = self.run_ctas(&ctx, 0..n);
         let mut report = self.collect(lm, f, cfg.grid, results)?;
+        report.printf_dropped = printf.dropped();
         report.elapsed = start.elapsed();
         report.compile_time = compile_time;
         Ok(report)
@@ -546,7 +559,8 @@ impl Device {
         params: &'a [u8],
         code: Option<&'a dyn interp::abi::CompiledCode>,
         budget: &'a AtomicU64,
-        cancel: &'a AtomicBool,
+        cancel: &'a AtomicU64,
+        printf: &'a interp::PrintfBuffer,
         start: Instant,
     ) -> LaunchCtx<'a> {
         LaunchCtx {
@@ -559,71 +573,83 @@ impl Device {
             block: cfg.block,
             dynamic_shared: cfg.shared_bytes,
             budget,
-            deadline: self.options.watchdog_time.map(|t| start + t),
+            // A limit too far in the future to represent is no limit.
+            deadline: self
+                .options
+                .watchdog_time
+                .and_then(|t| start.checked_add(t)),
             cancel,
             stack_limit: self.options.stack_bytes,
             start,
             code,
             zeroed_regs: &lm.zeroed_regs[kernel.index()],
+            printf,
         }
     }
 
     /// Runs the CTAs `range` (linear indices) of a launch: in parallel, or
     /// in order with `Options::sequential`.
-    fn run_ctas(
-        &self,
-        ctx: &LaunchCtx,
-        range: std::ops::Range<u64>,
-    ) -> Vec<(u64, Result<interp::CtaOutput, interp::Fault>)> {
+    fn run_ctas(&self, ctx: &LaunchCtx, range: std::ops::Range<u64>) -> Merged {
         let [gx, gy, _] = ctx.grid;
-        let run = |i: u64| {
-            let r = interp::run_cta(ctx, cta_id(i, gx, gy));
-            if r.is_err() {
-                ctx.cancel.store(true, Ordering::Relaxed);
+        // CTAs run in chunks of consecutive ones (one CTA per chunk for
+        // small grids), a chunk's results merged as they finish: nothing is
+        // kept per CTA but its printf output, whatever the grid's size, and
+        // a chunk stops at the first CTA after one that faulted.
+        let len = range.end - range.start;
+        let threads = rayon::current_num_threads() as u64;
+        let chunk = (len / (threads * 64)).clamp(1, 4096);
+        let run_chunk = |c: u64| {
+            let mut merged = Merged::default();
+            let lo = range.start + c * chunk;
+            for i in lo..(lo + chunk).min(range.end) {
+                if ctx.cancel.load(Ordering::Relaxed) < i {
+                    break;
+                }
+                let r = interp::run_cta(ctx, cta_id(i, gx, gy));
+                if r.as_ref().is_err_and(|f| f.kind != FaultKind::Cancelled) {
+                    // CTAs after this one stop; those before it run on, and
+                    // the lowest that faults is reported.
+                    ctx.cancel.fetch_min(i, Ordering::Relaxed);
+                }
+                merged.add(i, r);
             }
-            (i, r)
+            merged
         };
+        let chunks = len.div_ceil(chunk);
         if self.options.sequential {
-            range.map(run).collect()
+            (0..chunks)
+                .map(run_chunk)
+                .fold(Merged::default(), Merged::merge)
         } else {
-            range.into_par_iter().map(run).collect()
+            (0..chunks)
+                .into_par_iter()
+                .map(run_chunk)
+                .reduce(Merged::default, Merged::merge)
         }
     }
 
-    /// Merges CTA results (in any order) into a report, or the first fault
-    /// in grid order.
+    /// The report of merged CTA results, or the first fault in grid order.
     fn collect(
         &self,
         lm: &LoadedModule,
         f: &ir::Function,
         grid: [u32; 3],
-        mut results: Vec<(u64, Result<interp::CtaOutput, interp::Fault>)>,
+        merged: Merged,
     ) -> Result<LaunchReport, Error> {
-        results.sort_by_key(|r| r.0);
-        let mut report = LaunchReport::default();
-        let mut first_fault = None;
-        for (i, r) in results {
-            match r {
-                Ok(out) => {
-                    report.warp_instructions += out.warp_instructions;
-                    report.thread_instructions += out.thread_instructions;
-                    let mut recs = out.printf;
-                    recs.sort_by_key(|r| r.thread);
-                    for rec in recs {
-                        report.printf.push_str(&rec.text);
-                    }
-                }
-                Err(fault) if fault.kind == FaultKind::Cancelled => {}
-                Err(fault) => {
-                    if first_fault.is_none() {
-                        first_fault = Some((i, fault));
-                    }
-                }
-            }
-        }
-        if let Some((i, fault)) = first_fault {
+        if let Some((i, fault)) = merged.fault {
             let block = cta_id(i, grid[0], grid[1]);
             return Err(self.launch_error(lm, f, block, fault));
+        }
+        let mut report = LaunchReport {
+            warp_instructions: merged.warp_instructions,
+            thread_instructions: merged.thread_instructions,
+            ..LaunchReport::default()
+        };
+        for (_, mut recs) in merged.printf {
+            recs.sort_by_key(|r| r.thread);
+            for rec in recs {
+                report.printf.push_str(&rec.text);
+            }
         }
         Ok(report)
     }
@@ -665,6 +691,50 @@ impl Device {
             location,
             source_line,
         }))
+    }
+}
+
+/// CTA results merged as they come, in any order: the counts, the printf
+/// output of the CTAs that printed (by linear index), and the fault of the
+/// first faulting CTA in grid order.
+#[derive(Default)]
+pub(crate) struct Merged {
+    warp_instructions: u64,
+    thread_instructions: u64,
+    printf: std::collections::BTreeMap<u64, Vec<interp::PrintfRecord>>,
+    pub(crate) fault: Option<(u64, interp::Fault)>,
+}
+
+impl Merged {
+    /// Adds the result of CTA `i`.
+    pub(crate) fn add(&mut self, i: u64, r: Result<interp::CtaOutput, interp::Fault>) {
+        match r {
+            Ok(out) => {
+                self.warp_instructions += out.warp_instructions;
+                self.thread_instructions += out.thread_instructions;
+                if !out.printf.is_empty() {
+                    self.printf.insert(i, out.printf);
+                }
+            }
+            Err(fault) if fault.kind == FaultKind::Cancelled => {}
+            Err(fault) => {
+                if self.fault.as_ref().is_none_or(|(j, _)| i < *j) {
+                    self.fault = Some((i, fault));
+                }
+            }
+        }
+    }
+
+    pub(crate) fn merge(mut self, mut other: Merged) -> Merged {
+        self.warp_instructions += other.warp_instructions;
+        self.thread_instructions += other.thread_instructions;
+        self.printf.append(&mut other.printf);
+        if let Some((i, fault)) = other.fault {
+            if self.fault.as_ref().is_none_or(|(j, _)| i < *j) {
+                self.fault = Some((i, fault));
+            }
+        }
+        self
     }
 }
 

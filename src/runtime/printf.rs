@@ -71,7 +71,11 @@ impl fmt::Display for PrintfError {
             Self::BadString { addr, msg } => write!(f, "printf %s string at {addr:#x}: {msg}"),
             Self::Incomplete { pos } => write!(f, "incomplete printf specification at byte {pos}"),
             Self::FieldTooLarge { pos } => write!(f, "printf width/precision too large at {pos}"),
-            Self::Unsupported { pos, spec } => write!(f, "unsupported printf `{spec}` at {pos}"),
+            Self::Unsupported { pos, spec } => write!(
+                f,
+                "unsupported printf specification `{}` at byte {pos}",
+                spec.escape_debug()
+            ),
         }
     }
 }

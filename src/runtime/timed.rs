@@ -6,13 +6,13 @@
 //! modeled cycle. With sampling, CTAs past the simulated waves run as in a
 //! normal launch, untimed, and the cycles are extrapolated.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{cta_id, Device, LaunchConfig, LaunchReport, ModuleId};
+use super::{cta_id, Device, LaunchConfig, LaunchReport, Merged, ModuleId};
 use crate::error::Error;
-use crate::interp::{self, Access, AccessKind, Cta, CtaOutput, Fault, Position, Warp};
+use crate::interp::{self, Access, AccessKind, Cta, Fault, Position, Warp};
 use crate::ir::{FuncId, OpKind, Space, Terminator};
 use crate::timing::costs::{self, SassTable};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
@@ -76,7 +76,7 @@ impl TimingOptions {
 
 struct Grid<'a> {
     ctx: &'a interp::LaunchCtx<'a>,
-    outputs: Vec<(u64, Result<CtaOutput, Fault>)>,
+    outputs: Merged,
 }
 
 struct TimedCta<'a> {
@@ -105,9 +105,28 @@ impl<'a> GridExec for Grid<'a> {
         }
     }
 
-    fn finish(&mut self, linear: u64, cta: TimedCta<'a>) {
+    fn finish(&mut self, linear: u64, mut cta: TimedCta<'a>) {
+        // The steps the warps ran since they last met the watchdog are
+        // charged now (a grid of short CTAs meets it too); a fault here
+        // stops the CTAs after this one at their next step.
+        let mut charged = Ok(());
+        for w in &mut cta.warps {
+            if charged.is_ok() {
+                charged = w.charge_pending(&mut cta.cta);
+            }
+        }
         interp::retire_warps(cta.warps);
-        self.outputs.push((linear, Ok(cta.cta.output)));
+        match charged {
+            Ok(()) => self.outputs.add(linear, Ok(cta.cta.output)),
+            Err(fault) => {
+                if fault.kind != interp::FaultKind::Cancelled {
+                    self.ctx
+                        .cancel
+                        .fetch_min(linear, std::sync::atomic::Ordering::Relaxed);
+                }
+                self.outputs.add(linear, Err(fault));
+            }
+        }
     }
 }
 
@@ -146,6 +165,9 @@ impl CtaExec for TimedCta<'_> {
         clock: u64,
         access: &mut MemAccess,
     ) -> Result<StepOut<'_>, (u64, Fault)> {
+        if self.cta.cancelled() {
+            return Err((self.linear, Fault::cancelled()));
+        }
         let pos = position(at);
         let out = self.warps[w]
             .step(
@@ -363,8 +385,11 @@ impl Device {
         };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
-        let cancel = AtomicBool::new(false);
-        let ctx = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
+        let cancel = AtomicU64::new(u64::MAX);
+        let printf = interp::PrintfBuffer::new(self.options.printf_buffer_bytes);
+        let ctx = self.launch_ctx(
+            lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
+        );
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let per_wave = occ.active_blocks_per_sm as u64 * arch.chip.sm_count as u64;
@@ -382,7 +407,7 @@ impl Device {
         };
         let mut grid = Grid {
             ctx: &ctx,
-            outputs: Vec::new(),
+            outputs: Merged::default(),
         };
         let mut l2 = None;
         if t.keep_l2 {
@@ -403,7 +428,16 @@ impl Device {
         let mut timing = match simulated {
             Ok(r) => r,
             Err((linear, fault)) => {
-                return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault))
+                // A fault met as CTAs finished stopped the model: the first
+                // in grid order of those and this one is reported.
+                let mut first = grid.outputs.fault.take();
+                if fault.kind != interp::FaultKind::Cancelled
+                    && first.as_ref().is_none_or(|(j, _)| linear < *j)
+                {
+                    first = Some((linear, fault));
+                }
+                let (linear, fault) = first.unwrap_or((linear, Fault::cancelled()));
+                return Err(self.launch_error(lm, f, cta_id(linear, gx, gy), fault));
             }
         };
         timing.wall = start.elapsed();
@@ -411,10 +445,13 @@ impl Device {
         if max_ctas < n {
             // The CTAs past the sample run untimed, as in a normal launch.
             let (code, _) = self.code(lm, false)?;
-            let rest = self.launch_ctx(lm, kernel, &cfg, params, code, &budget, &cancel, start);
-            results.extend(self.run_ctas(&rest, max_ctas..n));
+            let rest = self.launch_ctx(
+                lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
+            );
+            results = results.merge(self.run_ctas(&rest, max_ctas..n));
         }
         let mut report = self.collect(lm, f, cfg.grid, results)?;
+        report.printf_dropped = printf.dropped();
         report.elapsed = start.elapsed();
         report.compile_time = compile_time;
         timing.arch = arch.name.clone();

@@ -83,6 +83,15 @@ impl<'a> Ctx<'a> {
                         i = after;
                     } else if p.ty.is_some() {
                         break;
+                    } else if matches!(word, "texref" | "samplerref" | "surfref") {
+                        // Valid PTX (texture, sampler and surface
+                        // references) that warpjit does not run.
+                        return failure(
+                            r,
+                            DiagnosticKind::Unsupported,
+                            format!("`.{word}` variables (texture, sampler and surface references) are not supported"),
+                            word.len() + 1,
+                        );
                     } else {
                         return failure(
                             r,

@@ -13,6 +13,7 @@ mod layout;
 mod matrix;
 mod mem;
 mod mods;
+mod names;
 mod warp;
 
 use std::collections::HashMap;
@@ -57,6 +58,11 @@ pub(crate) fn unsupported(span: Span, what: impl std::fmt::Display) -> Diagnosti
 /// Lowers a parsed module. Every error found is returned, rendered against `source`.
 pub fn run(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnostics> {
     let mut errors = Vec::new();
+    // Names defined twice would resolve to either definition: stop here.
+    names::check(module, source, &mut errors);
+    if !errors.is_empty() {
+        return Err(Diagnostics::new(source, errors));
+    }
     let mut functions: PrimaryMap<FuncId, Function> = PrimaryMap::new();
     let mut globals: PrimaryMap<GlobalId, Global> = PrimaryMap::new();
     let mut ctx = ModuleCtx {
