@@ -216,6 +216,9 @@ impl Session {
         Session {
             dev: Device::new(Options {
                 arena_bytes,
+                // A timed run of a large stream takes tens of seconds on a
+                // loaded two-core machine: past the default limit.
+                watchdog_time: Some(std::time::Duration::from_secs(3600)),
                 ..Options::default()
             }),
             modules: HashMap::new(),
