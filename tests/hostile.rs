@@ -773,3 +773,22 @@ fn the_watchdog_time_comes_from_the_environment() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_huge_register_range_is_refused_at_its_line() {
+    // `%h<100000000>` used to build a hundred million registers: `check`
+    // grew past 3.5 GB and ran for minutes.
+    let path = write_ptx(
+        "huge_regs",
+        "k.ptx",
+        &kernel("", "\t.reg .b32 %h<100000000>;\n\tret;"),
+    );
+    let start = std::time::Instant::now();
+    let out = warpjit().arg("check").arg(&path).output().unwrap();
+    assert_no_crash(&out, "check");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("k.ptx:7:2"), "{err}");
+    assert!(err.contains("registers in one function"), "{err}");
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+}

@@ -7,6 +7,11 @@ use std::collections::HashMap;
 use cranelift_codegen::entity::PrimaryMap;
 
 use super::layout::{align_up, param_slots};
+
+/// Registers one function may declare (the corpus's largest range is
+/// `%r<1551>`): a declaration far beyond that (`%r<100000000>`) is refused
+/// at its line rather than built, in time and memory it would not bound.
+const MAX_REGS: u64 = 1 << 18;
 use super::mods::ty_of;
 use super::{error, unsupported, ModuleCtx, ModuleSym};
 use crate::front::ast::{self, Instruction, Opcode, Operand, OperandKind, StateSpace, Statement};
@@ -223,6 +228,16 @@ impl FnLower<'_> {
                 if v.vector.is_some() || !v.dims.is_empty() {
                     self.errors
                         .push(unsupported(v.span, "vector or array registers"));
+                    return;
+                }
+                let declared = self.f.regs.len() as u64 + v.range.unwrap_or(1) as u64;
+                if declared > MAX_REGS {
+                    let msg = format!(
+                        "`{}` makes {declared} registers in one function; warpjit takes at most {MAX_REGS}",
+                        v.name
+                    );
+                    self.errors
+                        .push(error(DiagnosticKind::Semantic, v.span, msg));
                     return;
                 }
                 match v.range {
