@@ -792,3 +792,45 @@ fn a_huge_register_range_is_refused_at_its_line() {
     assert!(err.contains("registers in one function"), "{err}");
     assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
 }
+
+#[test]
+fn a_jit_spin_loop_on_a_volatile_load_meets_the_time_limit() {
+    // A compiled loop gives up after its step cap and is interpreted; each
+    // time it is entered again it spent the cap anew, and the watchdog was
+    // asked only every 4096 interpreted steps: a 1 s limit ended after
+    // 4-6 s per warp (18.6 s in the issue's run).
+    let path = write_ptx(
+        "spin-volatile",
+        "k.ptx",
+        &kernel(
+            ".param .u64 p",
+            "\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n\t.reg .pred %p<2>;\n\
+             \tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\
+             $L_wait:\n\tld.volatile.global.u32 %r1, [%rd2];\n\
+             \tsetp.eq.u32 %p1, %r1, 0;\n\t@%p1 bra $L_wait;\n\tret;",
+        ),
+    );
+    let start = std::time::Instant::now();
+    let out = run(
+        &path,
+        &[
+            "--grid",
+            "4",
+            "--block",
+            "32",
+            "--arg",
+            "out:64:/dev/null",
+            "--watchdog-seconds",
+            "0.3",
+        ],
+    );
+    assert_no_crash(&out, "spin");
+    let err = stderr(&out);
+    assert!(err.contains("time limit"), "{err}");
+    assert!(err.contains("k.ptx:"), "{err}");
+    assert!(
+        start.elapsed().as_secs_f64() < 4.0,
+        "took {:?}",
+        start.elapsed()
+    );
+}

@@ -327,7 +327,15 @@ impl Warp {
         let status = unsafe { (region.entry)(env, top.mask) };
         if status != 0 {
             // A fault or a runaway lane: interpret the region (nothing was
-            // written) to report it exactly.
+            // written) to report it exactly. A runaway lane ran its
+            // `step_cap` steps: they count against the watchdog first (else
+            // a loop the region enters again at every header would spend
+            // the cap over and over between two of the interpreter's
+            // checks, seconds past a time limit).
+            if status == 2 {
+                let cap = env.step_cap;
+                self.check_limits(cta, None, cap)?;
+            }
             return Ok(false);
         }
         cta.output.thread_instructions += env.region_ops;
