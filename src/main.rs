@@ -144,17 +144,7 @@ fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
 /// A number of seconds for `--watchdog-seconds`: finite, not negative and
 /// within what a `Duration` holds.
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if !v.is_finite() || v < 0.0 {
-        return Err(format!(
-            "`{s}` is not a finite, non-negative number of seconds"
-        ));
-    }
-    std::time::Duration::try_from_secs_f64(v)
-        .map_err(|_| format!("`{s}` seconds is too large a time limit"))
+    warpjit::runtime::parse_seconds(s)
 }
 
 /// Largest PTX file `check`, `run` and `sass` read.
@@ -242,13 +232,7 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
     if let Some(n) = a.watchdog_instructions {
         options.watchdog_instructions = n;
     }
-    let from_env = || match std::env::var("WARPJIT_WATCHDOG_SECONDS") {
-        Ok(s) => parse_seconds(&s)
-            .map(Some)
-            .map_err(|e| anyhow::anyhow!("WARPJIT_WATCHDOG_SECONDS: {e}")),
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(e) => Err(anyhow::anyhow!("WARPJIT_WATCHDOG_SECONDS: {e}")),
-    };
+    let from_env = || warpjit::runtime::watchdog_time_from_env().map_err(anyhow::Error::msg);
     if let Some(t) = a.watchdog_seconds.map_or_else(from_env, |t| Ok(Some(t)))? {
         options.watchdog_time = Some(t);
     }

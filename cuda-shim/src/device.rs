@@ -31,6 +31,14 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
                 }
             }
         }
+        match warpjit::runtime::watchdog_time_from_env() {
+            Ok(Some(t)) => options.watchdog_time = Some(t),
+            Ok(None) => {}
+            Err(why) => {
+                eprintln!("warpjit: {why}");
+                return INVALID_VALUE;
+            }
+        }
         *guard = Some(State {
             device: Device::new(options),
             arch,

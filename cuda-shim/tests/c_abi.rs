@@ -1284,3 +1284,40 @@ fn device_memory_size_from_the_environment() {
         }
     }
 }
+
+/// Set in the processes `watchdog_time_from_the_environment` runs: what
+/// `cuInit` must return.
+const EXPECT_INIT: &str = "WARPJIT_TEST_EXPECT_INIT";
+
+#[test]
+fn watchdog_time_from_the_environment() {
+    if let Ok(code) = std::env::var(EXPECT_INIT) {
+        // In a process of its own (the limit is read by the first cuInit).
+        let lib = library();
+        let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+        // SAFETY: the driver API.
+        unsafe { assert_eq!(init(0).to_string(), code) };
+        return;
+    }
+    for (value, code) in [("0.5", 0), ("120", 0), ("soon", 1), ("-1", 1), ("inf", 1)] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "watchdog_time_from_the_environment"])
+            .args(["--test-threads=1", "--nocapture"])
+            .env("WARPJIT_WATCHDOG_SECONDS", value)
+            .env(EXPECT_INIT, code.to_string())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "WARPJIT_WATCHDOG_SECONDS={value}: {stderr}"
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+            "the child ran the test"
+        );
+        if code != 0 {
+            assert!(stderr.contains("WARPJIT_WATCHDOG_SECONDS"), "{stderr}");
+        }
+    }
+}

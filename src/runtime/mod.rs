@@ -54,6 +54,37 @@ pub struct Options {
     pub printf_buffer_bytes: u64,
 }
 
+/// The environment variable that sets a launch's time limit in seconds
+/// (the CLI's `--watchdog-seconds` default, and the driver library's).
+pub const WATCHDOG_SECONDS_ENV: &str = "WARPJIT_WATCHDOG_SECONDS";
+
+/// A time limit in seconds: a finite, non-negative number that a
+/// `Duration` holds.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!(
+            "`{s}` is not a finite, non-negative number of seconds"
+        ));
+    }
+    Duration::try_from_secs_f64(v).map_err(|_| format!("`{s}` seconds is too large a time limit"))
+}
+
+/// The time limit [`WATCHDOG_SECONDS_ENV`] sets, if it is set; an error
+/// names the variable.
+pub fn watchdog_time_from_env() -> Result<Option<Duration>, String> {
+    match std::env::var(WATCHDOG_SECONDS_ENV) {
+        Ok(s) => parse_seconds(&s)
+            .map(Some)
+            .map_err(|e| format!("{WATCHDOG_SECONDS_ENV}: {e}")),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(e) => Err(format!("{WATCHDOG_SECONDS_ENV}: {e}")),
+    }
+}
+
 /// The execution engine of launches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
