@@ -113,7 +113,7 @@ struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     watchdog_instructions: Option<u64>,
     /// Stop the kernel after this many seconds (default: WARPJIT_WATCHDOG_SECONDS, else 60).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = warpjit::runtime::parse_seconds)]
     watchdog_seconds: Option<std::time::Duration>,
     /// Bytes of printf output the launch may produce (CUDA's printf FIFO);
     /// what overflows is dropped, with a warning.
@@ -139,12 +139,6 @@ fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
             .map_err(|_| format!("`{p}` is not a positive integer"))?;
     }
     Ok(d)
-}
-
-/// A number of seconds for `--watchdog-seconds`: finite, not negative and
-/// within what a `Duration` holds.
-fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
-    warpjit::runtime::parse_seconds(s)
 }
 
 /// Largest PTX file `check`, `run` and `sass` read.

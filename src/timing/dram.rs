@@ -67,15 +67,14 @@ impl Dram {
         // Bytes per SM cycle of one channel at the nominal bandwidth.
         let bytes_per_cycle = m.dram_bandwidth_gbs * 1e3 / arch.chip.clock_mhz / channels as f64;
         let available = (1.0 - m.dram_refresh_fraction) * (1.0 - m.dram_ecc_fraction);
+        // Cycles of a channel per sector.
+        let read_cost = m.sector_bytes as f64 / (bytes_per_cycle * available);
         Dram {
             channels: vec![Channel::default(); channels],
-            read_cost: m.sector_bytes as f64 / (bytes_per_cycle * available),
+            read_cost,
             turnaround: m.dram_turnaround_ns * arch.chip.clock_mhz / 1e3,
             batch: m.dram_write_batch.max(1) as u64,
-            queue: QUEUE as f64
-                * (m.line_bytes / m.sector_bytes.max(1)).max(1) as f64
-                * m.sector_bytes as f64
-                / (bytes_per_cycle * available),
+            queue: QUEUE as f64 * (m.line_bytes / m.sector_bytes.max(1)).max(1) as f64 * read_cost,
             interleave_shift: m.dram_interleave_bytes.max(1).trailing_zeros(),
             hashed: m.dram_hashed,
             floor: 0,
