@@ -319,6 +319,47 @@ fn a_ctas_slot_is_free_once_its_stores_are_acknowledged() {
 }
 
 #[test]
+fn a_freed_ctas_slot_takes_the_next_cta_after_the_block_launch_time() {
+    let mut dev = device();
+    let m = load(&mut dev, "ptx-samples/fidelity/kernels.compute_80.ptx");
+    // Blocks whose threads all return at their guard (n = 0): one SM,
+    // 64 waves of one 64-thread CTA each. A CTA lives a few cycles, and
+    // its slot takes the next CTA `block_launch_cycles` after it retires
+    // (the round trip to the work distributor), so the kernel takes at
+    // least 63 of them; without the launch time, a few cycles per CTA.
+    let a = dev.alloc(8).unwrap();
+    let k = dev.kernel(m, Some("gpubench_scale_f64")).unwrap();
+    let params = dev
+        .params(m, k, &[KernelArg::Ptr(a), KernelArg::Ptr(a), KernelArg::U64(0)])
+        .unwrap();
+    let waves = 64u64;
+    let cycles = |launch: u32| {
+        let mut arch = Arch::builtin("sm_80").unwrap();
+        arch.chip.sm_count = 1;
+        arch.chip.block_launch_cycles = launch;
+        let mut t = TimingOptions::new(arch);
+        t.regs = Some((16, "test".into()));
+        let cfg = LaunchConfig {
+            grid: [waves as u32, 1, 1],
+            block: [64, 1, 1],
+            // One CTA per SM.
+            shared_bytes: 100 << 10,
+        };
+        let r = dev.launch_timed(m, k, cfg, &params, &t).unwrap().1;
+        assert_eq!(r.blocks_per_sm, 1);
+        r.estimated_cycles
+    };
+    let launch = Arch::builtin("sm_80").unwrap().chip.block_launch_cycles;
+    assert!(launch > 0, "sm_80 gives a block launch time");
+    let (with, without) = (cycles(launch), cycles(0));
+    assert!(
+        with >= (waves - 1) * launch as u64 && with < without + waves * (launch as u64 + 1),
+        "{waves} CTAs in turn: {with} cycles with a {launch}-cycle launch, {without} without"
+    );
+    assert!(without < waves * 100, "empty CTAs without a launch time: {without} cycles");
+}
+
+#[test]
 fn column_writes_camp_on_one_partition_where_partitions_are_taken_in_turn() {
     let mut dev = device();
     let m = load(&mut dev, "ptx-samples/fidelity/kernels.compute_80.ptx");

@@ -33,6 +33,13 @@ pub struct Arch {
 pub struct Chip {
     pub sm_count: u32,
     pub clock_mhz: f64,
+    /// Cycles from a CTA's retirement (its stores acknowledged) to the
+    /// first issue of the CTA the work distributor sends to the freed
+    /// slot: the completion travels to the chip's front end and the next
+    /// CTA back. The first wave is dispatched with the kernel and waits
+    /// for nothing.
+    #[serde(default)]
+    pub block_launch_cycles: u32,
 }
 
 /// How a warp scheduler picks among ready warps.
@@ -644,6 +651,7 @@ mod tests {
     #[test]
     fn chip_presets_state_every_key() {
         let keys = [
+            "block_launch_cycles",
             "issue_interval",
             "l1_shared_unified_kib",
             "shared_bank_width_bytes",

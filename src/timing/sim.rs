@@ -367,7 +367,8 @@ pub fn simulate_with<G: GridExec>(
                 let free = sm.freed.pop().expect("a retired CTA's free cycle");
                 end = end.max(free);
                 if next_cta < total {
-                    model.place(sm, grid, next_cta, now + 1, free)?;
+                    let start = free + model.arch.chip.block_launch_cycles as u64;
+                    model.place(sm, grid, next_cta, now + 1, start)?;
                     next_cta += 1;
                     model.placing = next_cta < total;
                     live_ctas += 1;
