@@ -570,12 +570,12 @@ impl<'a> Linker<'a> {
                                 directives.push(Directive::Function(f));
                             }
                         }
-                        Directive::Variable(v) => {
+                        // An unresolved variable, once (resolved ones are dropped).
+                        Directive::Variable(v)
                             if !self.winners.contains_key(&v.name)
-                                && declared.insert(v.name.clone())
-                            {
-                                directives.push(Directive::Variable(v));
-                            }
+                                && declared.insert(v.name.clone()) =>
+                        {
+                            directives.push(Directive::Variable(v));
                         }
                         _ => {}
                     },
