@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::front::link::LinkError;
 use crate::front::Diagnostics;
 use crate::interp::FaultKind;
 
@@ -11,6 +12,10 @@ pub enum Error {
     /// The PTX did not parse, lower or verify; every error of the file.
     #[error("{0}")]
     Module(Diagnostics),
+    /// PTX inputs did not link (see [`crate::front::link`]): an input did
+    /// not parse, or its symbols do not resolve.
+    #[error("{0}")]
+    Link(LinkError),
     /// A kernel faulted during a launch.
     #[error("{0}")]
     Launch(Box<LaunchError>),

@@ -13,7 +13,8 @@
 #     1.2-1.4x here, so the test fails most runs; docs/driver-api.md);
 #   - a cuda-python (cuda.bindings) driver-API program on NVRTC's PTX;
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
-#     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path).
+#     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path),
+#     and one linked with a CUDA C++ device function (link=[...]).
 # Needs Python 3.10+, cargo and PyPI/crates.io access.
 # Usage: bash cuda-shim/clients/run.sh [cudarc|python|all]
 set -euo pipefail
@@ -45,6 +46,7 @@ export LD_LIBRARY_PATH="$lib:$nvrtc${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ "$what" = all ] || [ "$what" = python ]; then
   "$venv/bin/python" cuda-shim/clients/cuda_python_saxpy.py
   "$venv/bin/python" cuda-shim/clients/numba_kernels.py
+  "$venv/bin/python" cuda-shim/clients/numba_link.py
 fi
 
 if [ "$what" = all ] || [ "$what" = cudarc ]; then

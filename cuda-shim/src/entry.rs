@@ -2,7 +2,9 @@
 //! (`cuGetProcAddress`).
 
 use super::*;
-use super::{capture::*, context::*, device::*, launch::*, memory::*, module::*, stream::*};
+use super::{
+    capture::*, context::*, device::*, launch::*, link::*, memory::*, module::*, stream::*,
+};
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
     CODES.iter().find(|e| e.0 == code)

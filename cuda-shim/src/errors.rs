@@ -160,7 +160,7 @@ pub const NOT_SUPPORTED: CUresult = 801;
 /// warpjit's report (kernel, block, thread, PTX line) on stderr.
 pub fn code_of(e: &Error) -> CUresult {
     match e {
-        Error::Module(_) => INVALID_PTX,
+        Error::Module(_) | Error::Link(_) => INVALID_PTX,
         Error::Launch(l) => {
             eprintln!("warpjit: {e}");
             match l.kind {

@@ -22,6 +22,7 @@ mod device;
 mod entry;
 mod errors;
 mod launch;
+mod link;
 mod memory;
 mod module;
 mod ops;
@@ -79,8 +80,8 @@ struct State {
     contexts: Vec<usize>,
     /// `cuCtxCreate` flags of the created contexts.
     context_flags: HashMap<usize, c_uint>,
-    /// cuLink* states: the PTX inputs added so far, and the completed image.
-    links: HashMap<usize, (Vec<Vec<u8>>, Vec<u8>)>,
+    /// cuLink* states (`link.rs`).
+    links: HashMap<usize, link::Link>,
     /// `CUlimit` values (the stack size is the device's local memory per thread).
     limits: [usize; 7],
     cache_config: c_int,

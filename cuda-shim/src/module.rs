@@ -1,6 +1,6 @@
-//! Modules from PTX (cubins and fatbins refused), linking (`cuLink*`, the
-//! image is the PTX), libraries and kernels (a `CUkernel` is a
-//! `CUfunction`), and function attributes.
+//! Modules from PTX (cubins and fatbins refused), libraries and kernels (a
+//! `CUkernel` is a `CUfunction`), and function attributes. Linking
+//! (`cuLink*`) is `link.rs`; its image is PTX text, which these load.
 
 use super::*;
 
@@ -157,120 +157,7 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
     }))
 }
 
-// ---- Linking (numba-cuda without nvJitLink), libraries, kernels ---------------
-
-const JIT_INPUT_PTX: c_uint = 1;
-
-#[no_mangle]
-pub unsafe extern "C" fn cuLinkCreate_v2(
-    _n: c_uint,
-    _options: *mut c_int,
-    _values: *mut *mut c_void,
-    state: *mut Handle,
-) -> CUresult {
-    done(with_state(|s| {
-        let h = s.handle();
-        s.links.insert(h, (Vec::new(), Vec::new()));
-        out(state, h as Handle)
-    }))
-}
-
-fn link_add(
-    s: &mut State,
-    state: Handle,
-    kind: c_uint,
-    data: &[u8],
-    name: &str,
-) -> Result<(), CUresult> {
-    let link = s.links.get_mut(&(state as usize)).ok_or(INVALID_HANDLE)?;
-    if kind != JIT_INPUT_PTX {
-        eprintln!(
-            "warpjit: cuLinkAdd {name}: only PTX inputs can be linked (input type {kind}); warpjit runs PTX"
-        );
-        return Err(NO_BINARY_FOR_GPU);
-    }
-    let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
-    link.0.push(data[..end].to_vec());
-    Ok(())
-}
-
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn cuLinkAddData_v2(
-    state: Handle,
-    kind: c_uint,
-    data: *mut c_void,
-    size: usize,
-    name: *const c_char,
-    _n: c_uint,
-    _options: *mut c_int,
-    _values: *mut *mut c_void,
-) -> CUresult {
-    if data.is_null() {
-        return INVALID_VALUE;
-    }
-    let bytes = std::slice::from_raw_parts(data as *const u8, size);
-    let name = if name.is_null() {
-        "input".into()
-    } else {
-        CStr::from_ptr(name).to_string_lossy().into_owned()
-    };
-    done(with_state(|s| link_add(s, state, kind, bytes, &name)))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuLinkAddFile_v2(
-    state: Handle,
-    kind: c_uint,
-    path: *const c_char,
-    _n: c_uint,
-    _options: *mut c_int,
-    _values: *mut *mut c_void,
-) -> CUresult {
-    if path.is_null() {
-        return INVALID_VALUE;
-    }
-    let path = CStr::from_ptr(path).to_string_lossy().into_owned();
-    let Ok(bytes) = std::fs::read(&path) else {
-        return FILE_NOT_FOUND;
-    };
-    done(with_state(|s| link_add(s, state, kind, &bytes, &path)))
-}
-
-/// The linked image is the PTX itself (NUL-terminated), which
-/// cuModuleLoadData and cuLibraryLoadData load. One PTX input only:
-/// warpjit loads one PTX module at a time.
-#[no_mangle]
-pub unsafe extern "C" fn cuLinkComplete(
-    state: Handle,
-    image: *mut *mut c_void,
-    size: *mut usize,
-) -> CUresult {
-    done(with_state(|s| {
-        let link = s.links.get_mut(&(state as usize)).ok_or(INVALID_HANDLE)?;
-        if link.0.len() != 1 {
-            eprintln!(
-                "warpjit: cuLinkComplete: {} PTX inputs; warpjit links exactly one",
-                link.0.len()
-            );
-            return Err(NOT_SUPPORTED);
-        }
-        link.1 = link.0[0].clone();
-        link.1.push(0);
-        out(image, link.1.as_mut_ptr() as *mut c_void)?;
-        out(size, link.1.len())
-    }))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuLinkDestroy(state: Handle) -> CUresult {
-    done(with_state(|s| {
-        s.links
-            .remove(&(state as usize))
-            .map(|_| ())
-            .ok_or(INVALID_HANDLE)
-    }))
-}
+// ---- Libraries and kernels ------------------------------------------------------
 
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]

@@ -3,12 +3,14 @@
 //! Owns everything that knows PTX's surface syntax and nothing that executes
 //! it: [`source`] (files and spans), [`diag`] (typed errors rendered against
 //! the source), [`types`] and [`instr`] (PTX's vocabulary as enums), [`ast`]
-//! (the tree), [`parse`] (the nom grammar) and [`print`] (AST back to PTX).
+//! (the tree), [`parse`] (the nom grammar), [`print`] (AST back to PTX) and
+//! [`link`] (several parsed modules into one, by their symbols).
 //! Later stages depend on this module; it depends on none of them.
 
 pub mod ast;
 pub mod diag;
 pub mod instr;
+pub mod link;
 pub mod parse;
 pub mod print;
 pub mod source;

@@ -292,6 +292,17 @@ impl Device {
         Ok(ModuleId(self.modules.len() - 1))
     }
 
+    /// Links several PTX inputs (name, text) into one module
+    /// ([`front::link`]: `.extern` symbols resolved across inputs, local
+    /// names kept apart) and loads it as `name`. Link errors name the input
+    /// and line; the loaded module's locations are those of the linked PTX
+    /// ([`front::link::link_ptx`] gives its text), whose `.loc` lines still
+    /// name each input's own source files.
+    pub fn load_linked(&mut self, name: &str, inputs: &[(&str, &str)]) -> Result<ModuleId, Error> {
+        let text = front::link::link_ptx(inputs).map_err(Error::Link)?;
+        self.load_ptx(name, &text)
+    }
+
     /// Chooses the engine of later launches.
     pub fn set_engine(&mut self, engine: Engine) {
         self.options.engine = engine;

@@ -7,11 +7,14 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every `.ptx` file under `ptx-samples/`, sorted.
+/// Every `.ptx` file under `ptx-samples/`, sorted, except the linker's
+/// inputs in `ptx-samples/link/` (relocatable code with `.extern`
+/// references, which only loads linked: `tests/link.rs`).
 pub fn corpus_ptx_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     walk(&repo_root().join("ptx-samples"), &mut out);
-    out.retain(|p| p.extension().is_some_and(|e| e == "ptx"));
+    let link = repo_root().join("ptx-samples/link");
+    out.retain(|p| p.extension().is_some_and(|e| e == "ptx") && !p.starts_with(&link));
     out.sort();
     out
 }

@@ -1,0 +1,393 @@
+//! Linking through the C ABI, as numba-cuda links without nvJitLink:
+//! `cuLinkCreate_v2` (with an error log buffer), `cuLinkAddData_v2` for
+//! two PTX inputs of NVRTC's relocatable output (`ptx-samples/link/`), an
+//! archive given as `libcudadevrt.a`, `cuLinkComplete`, `cuModuleLoadData`
+//! of the image and a launch whose results are checked; link errors come
+//! back as `CUDA_ERROR_INVALID_PTX` with the linker's message in the log
+//! buffer, and machine-code inputs as `CUDA_ERROR_NO_BINARY_FOR_GPU`.
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
+use std::path::PathBuf;
+
+use libloading::{Library, Symbol};
+
+type Handle = *mut c_void;
+
+/// The shared library cargo built for this test run (as in `c_abi.rs`).
+fn library() -> Library {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let path = [
+        deps.join("libcuda.so"),
+        deps.parent().unwrap().join("libcuda.so"),
+    ]
+    .into_iter()
+    .find(|p| p.exists())
+    .expect("libcuda.so is built with the tests");
+    // SAFETY: loading our own cdylib; its initializers are Rust statics.
+    unsafe { Library::new(&path) }.unwrap()
+}
+
+fn sample(path: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptx-samples/link")
+        .join(path);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+macro_rules! sym {
+    ($lib:expr, $name:expr, $ty:ty) => {{
+        // SAFETY: the symbol has the C signature of cuda.h.
+        #[allow(unused_unsafe)]
+        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
+        s
+    }};
+}
+
+type LinkCreate = unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> u32;
+type LinkAddData = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    *mut c_void,
+    usize,
+    *const c_char,
+    c_uint,
+    *mut c_int,
+    *mut *mut c_void,
+) -> u32;
+type LinkAddFile = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    *const c_char,
+    c_uint,
+    *mut c_int,
+    *mut *mut c_void,
+) -> u32;
+type LinkComplete = unsafe extern "C" fn(Handle, *mut *mut c_void, *mut usize) -> u32;
+type Launch = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    Handle,
+    *mut *mut c_void,
+    *mut *mut c_void,
+) -> u32;
+
+const PTX: c_uint = 1;
+const CUBIN: c_uint = 0;
+const FATBINARY: c_uint = 2;
+const LIBRARY: c_uint = 4;
+
+/// A link state with a 4 KiB error log, through the C ABI.
+struct Linker<'l> {
+    lib: &'l Library,
+    state: Handle,
+    log: Box<[u8; 4096]>,
+}
+
+impl<'l> Linker<'l> {
+    fn new(lib: &'l Library) -> Linker<'l> {
+        let create = sym!(lib, b"cuLinkCreate_v2", LinkCreate);
+        let mut log = Box::new([0u8; 4096]);
+        // CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES.
+        let mut options: [c_int; 2] = [5, 6];
+        let mut values: [*mut c_void; 2] = [
+            log.as_mut_ptr() as *mut c_void,
+            std::ptr::without_provenance_mut(log.len()),
+        ];
+        let mut state: Handle = std::ptr::null_mut();
+        // SAFETY: options and values hold two entries; the log outlives the state.
+        let rc = unsafe { create(2, options.as_mut_ptr(), values.as_mut_ptr(), &mut state) };
+        assert_eq!(rc, 0);
+        Linker { lib, state, log }
+    }
+
+    fn add(&self, kind: c_uint, data: &[u8], name: &str) -> u32 {
+        let add = sym!(self.lib, b"cuLinkAddData_v2", LinkAddData);
+        let name = CString::new(name).unwrap();
+        let null = std::ptr::null_mut();
+        // SAFETY: data is `data.len()` readable bytes.
+        unsafe {
+            add(
+                self.state,
+                kind,
+                data.as_ptr() as *mut c_void,
+                data.len(),
+                name.as_ptr(),
+                0,
+                null,
+                null as _,
+            )
+        }
+    }
+
+    fn add_file(&self, kind: c_uint, path: &std::path::Path) -> u32 {
+        let add = sym!(self.lib, b"cuLinkAddFile_v2", LinkAddFile);
+        let path = CString::new(path.to_str().unwrap()).unwrap();
+        let null = std::ptr::null_mut();
+        // SAFETY: a NUL-terminated path.
+        unsafe { add(self.state, kind, path.as_ptr(), 0, null, null as _) }
+    }
+
+    /// `cuLinkComplete`: the code, and the image's bytes when it succeeded.
+    fn complete(&self) -> (u32, Vec<u8>) {
+        let complete = sym!(self.lib, b"cuLinkComplete", LinkComplete);
+        let (mut image, mut size): (*mut c_void, usize) = (std::ptr::null_mut(), 0);
+        // SAFETY: out-pointers to locals; the image lives until cuLinkDestroy.
+        let rc = unsafe { complete(self.state, &mut image, &mut size) };
+        let bytes = if rc == 0 {
+            // SAFETY: the image is `size` bytes.
+            unsafe { std::slice::from_raw_parts(image as *const u8, size) }.to_vec()
+        } else {
+            Vec::new()
+        };
+        (rc, bytes)
+    }
+
+    fn log(&self) -> String {
+        CStr::from_bytes_until_nul(&self.log[..])
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+impl Drop for Linker<'_> {
+    fn drop(&mut self) {
+        let destroy = sym!(
+            self.lib,
+            b"cuLinkDestroy",
+            unsafe extern "C" fn(Handle) -> u32
+        );
+        // SAFETY: a live link state.
+        assert_eq!(unsafe { destroy(self.state) }, 0);
+    }
+}
+
+/// cuInit and the primary context made current.
+fn context(lib: &Library) {
+    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let retain = sym!(
+        lib,
+        b"cuDevicePrimaryCtxRetain",
+        unsafe extern "C" fn(*mut Handle, c_int) -> u32
+    );
+    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    let mut ctx: Handle = std::ptr::null_mut();
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        assert_eq!(init(0), 0);
+        assert_eq!(retain(&mut ctx, 0), 0);
+        assert_eq!(set_current(ctx), 0);
+    }
+}
+
+/// A GNU `ar` archive named like NVIDIA's device runtime, with a symbol
+/// index (libcudadevrt.a's lists host symbols; its device code is a fatbin).
+fn fake_cudadevrt() -> PathBuf {
+    let names = ["cudartErrorTable", "__CNPRT_VERSION_NUMBER__"];
+    let mut index = (names.len() as u32).to_be_bytes().to_vec();
+    for _ in names {
+        index.extend(0u32.to_be_bytes());
+    }
+    for n in names {
+        index.extend(n.as_bytes());
+        index.push(0);
+    }
+    let mut a = b"!<arch>\n".to_vec();
+    a.extend(
+        format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            "/",
+            0,
+            0,
+            0,
+            0,
+            index.len()
+        )
+        .as_bytes(),
+    );
+    a.extend(index);
+    let dir = std::env::temp_dir().join(format!("warpjit-link-abi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("libcudadevrt.a");
+    std::fs::write(&path, a).unwrap();
+    path
+}
+
+#[test]
+fn two_ptx_inputs_link_load_and_run() {
+    let lib = library();
+    context(&lib);
+    let linker = Linker::new(&lib);
+    assert_eq!(
+        linker.add(PTX, &sample("two_files/kernel.ptx"), "kernel.ptx"),
+        0
+    );
+    assert_eq!(
+        linker.add(PTX, &sample("two_files/util.ptx"), "util.ptx"),
+        0
+    );
+    // numba adds the device runtime for cooperative kernels: accepted, unused here.
+    assert_eq!(linker.add_file(LIBRARY, &fake_cudadevrt()), 0);
+    let (rc, image) = linker.complete();
+    assert_eq!(rc, 0, "{}", linker.log());
+    assert_eq!(image.last(), Some(&0), "a NUL-terminated PTX image");
+
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_fn = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let get_global = sym!(
+        lib,
+        b"cuModuleGetGlobal_v2",
+        unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> u32
+    );
+    let alloc = sym!(
+        lib,
+        b"cuMemAlloc_v2",
+        unsafe extern "C" fn(*mut u64, usize) -> u32
+    );
+    let htod = sym!(
+        lib,
+        b"cuMemcpyHtoD_v2",
+        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
+    );
+    let dtoh = sym!(
+        lib,
+        b"cuMemcpyDtoH_v2",
+        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
+    );
+    let launch = sym!(lib, b"cuLaunchKernel", Launch);
+    let n: c_int = 300;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 - 100.0).collect();
+    let null = std::ptr::null_mut();
+    // SAFETY: every pointer is to a live local of the size given.
+    unsafe {
+        let mut module: Handle = null;
+        assert_eq!(load(&mut module, image.as_ptr() as *const c_void), 0);
+        let mut f: Handle = null;
+        let name = CString::new("link_kernel").unwrap();
+        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
+        let bytes = 4 * n as usize;
+        let (mut din, mut dout, mut diout) = (0u64, 0u64, 0u64);
+        assert_eq!(alloc(&mut din, bytes), 0);
+        assert_eq!(alloc(&mut dout, bytes), 0);
+        assert_eq!(alloc(&mut diout, bytes), 0);
+        assert_eq!(htod(din, input.as_ptr() as *const c_void, bytes), 0);
+        let mut args: [*mut c_void; 4] = [
+            &din as *const u64 as *mut c_void,
+            &dout as *const u64 as *mut c_void,
+            &diout as *const u64 as *mut c_void,
+            &n as *const c_int as *mut c_void,
+        ];
+        assert_eq!(
+            launch(f, 3, 1, 1, 128, 1, 1, 0, null, args.as_mut_ptr(), null as _),
+            0
+        );
+        let mut out = vec![0f32; n as usize];
+        let mut iout = vec![0i32; n as usize];
+        assert_eq!(dtoh(out.as_mut_ptr() as *mut c_void, dout, bytes), 0);
+        assert_eq!(dtoh(iout.as_mut_ptr() as *mut c_void, diout, bytes), 0);
+        for i in 0..n as usize {
+            assert_eq!(out[i], 2.0f32.mul_add(input[i], 0.5) + 7.0, "out[{i}]");
+            assert_eq!(iout[i], 8 * i as i32 + 100, "iout[{i}]");
+        }
+        // `hits` is util.ptx's variable, which kernel.ptx's extern resolved to.
+        let (mut addr, mut size) = (0u64, 0usize);
+        let hits = CString::new("hits").unwrap();
+        assert_eq!(get_global(&mut addr, &mut size, module, hits.as_ptr()), 0);
+        assert_eq!(size, 4);
+        let mut count = 0u32;
+        assert_eq!(dtoh(&mut count as *mut u32 as *mut c_void, addr, 4), 0);
+        assert_eq!(count, n as u32);
+    }
+}
+
+#[test]
+fn link_errors_come_back_in_the_error_log() {
+    let lib = library();
+    context(&lib);
+    // An undefined reference: the input, line, column and symbol.
+    let linker = Linker::new(&lib);
+    assert_eq!(
+        linker.add(PTX, &sample("two_files/kernel.ptx"), "kernel.ptx"),
+        0
+    );
+    assert_eq!(linker.complete().0, 218, "CUDA_ERROR_INVALID_PTX");
+    let log = linker.log();
+    assert!(
+        log.contains("kernel.ptx:101:2: error: undefined reference to `_Z5scalef`"),
+        "{log}"
+    );
+    assert!(log.contains("`hits`"), "{log}");
+    drop(linker);
+
+    // A duplicate definition: both inputs.
+    let linker = Linker::new(&lib);
+    assert_eq!(
+        linker.add(PTX, &sample("two_files/util.ptx"), "util.ptx"),
+        0
+    );
+    assert_eq!(
+        linker.add(PTX, &sample("errors/duplicate.ptx"), "duplicate.ptx"),
+        0
+    );
+    assert_eq!(linker.complete().0, 218);
+    let log = linker.log();
+    assert!(log.contains("duplicate.ptx:15:"), "{log}");
+    assert!(
+        log.contains("duplicate definition of `_Z5scalef` (first defined at util.ptx:34:"),
+        "{log}"
+    );
+    drop(linker);
+
+    // A grid sync needs the device runtime, which libcudadevrt.a has as machine code.
+    let linker = Linker::new(&lib);
+    assert_eq!(
+        linker.add(PTX, &sample("grid_sync/kernel.ptx"), "grid_sync.ptx"),
+        0
+    );
+    assert_eq!(linker.add_file(LIBRARY, &fake_cudadevrt()), 0);
+    assert_eq!(linker.complete().0, 218);
+    let log = linker.log();
+    assert!(
+        log.contains("`cudaCGGetIntrinsicHandle` is a CUDA device-runtime function"),
+        "{log}"
+    );
+    assert!(log.contains("grid_sync.ptx:71:"), "{log}");
+    drop(linker);
+
+    // Machine code and non-archive libraries are refused at once.
+    let linker = Linker::new(&lib);
+    assert_eq!(
+        linker.add(CUBIN, b"\x7fELF\x02\x01\x01\x33 not really", "k.cubin"),
+        209
+    );
+    assert!(
+        linker
+            .log()
+            .contains("k.cubin: a CUBIN (GPU machine code) cannot be linked"),
+        "{}",
+        linker.log()
+    );
+    assert_eq!(
+        linker.add(FATBINARY, &[0x50, 0xed, 0x55, 0xba, 1, 0], "k.fatbin"),
+        209
+    );
+    assert_eq!(linker.add(PTX, b"\x7fELF\x02\x01\x01\x33", "k.ptx"), 209);
+    assert_eq!(linker.add(LIBRARY, b"not an archive", "libx.a"), 209);
+    // Nothing to link.
+    assert_eq!(linker.complete().0, 1, "CUDA_ERROR_INVALID_VALUE");
+}
