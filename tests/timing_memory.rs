@@ -330,7 +330,11 @@ fn a_freed_ctas_slot_takes_the_next_cta_after_the_block_launch_time() {
     let a = dev.alloc(8).unwrap();
     let k = dev.kernel(m, Some("gpubench_scale_f64")).unwrap();
     let params = dev
-        .params(m, k, &[KernelArg::Ptr(a), KernelArg::Ptr(a), KernelArg::U64(0)])
+        .params(
+            m,
+            k,
+            &[KernelArg::Ptr(a), KernelArg::Ptr(a), KernelArg::U64(0)],
+        )
         .unwrap();
     let waves = 64u64;
     let cycles = |launch: u32| {
@@ -356,7 +360,10 @@ fn a_freed_ctas_slot_takes_the_next_cta_after_the_block_launch_time() {
         with >= (waves - 1) * launch as u64 && with < without + waves * (launch as u64 + 1),
         "{waves} CTAs in turn: {with} cycles with a {launch}-cycle launch, {without} without"
     );
-    assert!(without < waves * 100, "empty CTAs without a launch time: {without} cycles");
+    assert!(
+        without < waves * 100,
+        "empty CTAs without a launch time: {without} cycles"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 """Regenerates the SASS sidecars of the corpus: for every PTX file under
-ptx-samples/{cuda,triton,numba,clang,timing,fidelity}, FILE.ptx.sass.json
+ptx-samples/{cuda,triton,numba,clang,timing,fidelity,heap}, FILE.ptx.sass.json
 beside it (ptxas's SASS per PTX line and register counts, which timed
 launches use with `--costs sass|auto` when ptxas is not installed; format:
 src/sass/sidecar.rs). Lists the files ptxas rejects (they keep no sidecar).
@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-DIRS = ["cuda", "triton", "numba", "clang", "timing", "fidelity"]
+DIRS = ["cuda", "triton", "numba", "clang", "timing", "fidelity", "heap"]
 
 
 def main() -> None:

@@ -314,6 +314,10 @@ impl Warp {
                         return Ok(Flow::Next);
                     }
                     Callee::AssertFail => return Err(self.assert_fail(cta, op, mask, args)),
+                    Callee::Malloc | Callee::Free => {
+                        self.heap_call(cta, op, mask, *callee, args, rets)?;
+                        return Ok(Flow::Next);
+                    }
                 };
                 return Ok(Flow::Call { func, mask });
             }
@@ -541,6 +545,46 @@ impl Warp {
                 if at + size as usize <= mem.len() {
                     mem[at..at + size as usize].fill(0);
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Device-side `malloc` or `free`, lane by lane in lane order.
+    fn heap_call(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        mask: u32,
+        callee: Callee,
+        args: &[(u32, u32, u32)],
+        rets: &[(u32, u32, u32)],
+    ) -> Result<(), Fault> {
+        let Some(heap) = cta.ctx.heap else {
+            let lane = mask.trailing_zeros();
+            let msg = "device-side malloc/free without a device heap".to_string();
+            return Err(self.fault(cta, FaultKind::IllegalAddress, lane, Some(op), msg));
+        };
+        for lane in (0..32usize).filter(|l| mask & (1 << l) != 0) {
+            let arg = self.param_u64(args[0].0, lane);
+            if callee == Callee::Free {
+                if let Err(msg) = heap.free(arg) {
+                    return Err(self.fault(
+                        cta,
+                        FaultKind::IllegalAddress,
+                        lane as u32,
+                        Some(op),
+                        msg,
+                    ));
+                }
+                continue;
+            }
+            let ptr = heap.malloc(arg);
+            let &(_, to, size) = &rets[0];
+            let at = self.frames.last().unwrap().base as usize + to as usize;
+            let mem = &mut self.local[lane];
+            if at + size as usize <= mem.len() {
+                mem[at..at + 8].copy_from_slice(&ptr.to_le_bytes());
             }
         }
         Ok(())

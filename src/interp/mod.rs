@@ -96,6 +96,9 @@ pub struct LaunchCtx<'a> {
     pub zeroed_regs: &'a [ir::Reg],
     /// The launch's printf buffer.
     pub printf: &'a PrintfBuffer,
+    /// The device heap (device-side `malloc`/`free`), where the device has
+    /// one.
+    pub heap: Option<&'a crate::runtime::heap::DeviceHeap>,
 }
 
 /// The room a launch has for printf output: like CUDA's fixed printf FIFO

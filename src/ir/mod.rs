@@ -74,6 +74,21 @@ pub struct Module {
     pub target: String,
 }
 
+/// Whether any function of `m` calls device-side `malloc` or `free`.
+pub fn uses_device_heap(m: &Module) -> bool {
+    m.functions.values().any(|f| {
+        f.blocks.values().flat_map(|b| &b.ops).any(|op| {
+            matches!(
+                op.kind,
+                OpKind::Call {
+                    callee: Callee::Malloc | Callee::Free,
+                    ..
+                }
+            )
+        })
+    })
+}
+
 impl Module {
     pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
         self.functions
@@ -417,6 +432,10 @@ pub enum Callee {
     Printf,
     /// The device runtime's `__assertfail(message, file, line, function, char_size)`.
     AssertFail,
+    /// Device-side `malloc(size)`: a block of the launch's device heap, or 0.
+    Malloc,
+    /// Device-side `free(ptr)`.
+    Free,
 }
 
 /// An operation. Sources and destinations are in `srcs`/`dsts`; what they

@@ -130,6 +130,8 @@ pub fn op_to_string(op: &Op) -> String {
                 Callee::Indirect(r) => format!("*{r}"),
                 Callee::Printf => "vprintf".into(),
                 Callee::AssertFail => "__assertfail".into(),
+                Callee::Malloc => "malloc".into(),
+                Callee::Free => "free".into(),
             };
             format!("call {c} args {args:?} rets {rets:?}")
         }

@@ -8,6 +8,7 @@
 //! thread and PTX line, printf output collected in a deterministic order.
 
 pub mod args;
+pub mod heap;
 pub mod memory;
 pub mod printf;
 pub mod timed;
@@ -52,6 +53,10 @@ pub struct Options {
     /// 1 MiB by default); what overflows is dropped and counted in
     /// [`LaunchReport::printf_dropped`].
     pub printf_buffer_bytes: u64,
+    /// Bytes of the device heap that device-side `malloc` allocates from
+    /// (CUDA's `cudaLimitMallocHeapSize`, 8 MiB by default), reserved when
+    /// the first module that calls `malloc` or `free` is loaded.
+    pub malloc_heap_bytes: u64,
 }
 
 /// The environment variable that sets a launch's time limit in seconds
@@ -106,6 +111,7 @@ impl Default for Options {
             sequential: false,
             share_register_slots: true,
             printf_buffer_bytes: 1 << 20,
+            malloc_heap_bytes: heap::DEFAULT_HEAP_BYTES,
         }
     }
 }
@@ -214,6 +220,9 @@ pub struct Device {
     /// The timing model's L2 as the last timed launch that kept it left it
     /// (`TimingOptions::keep_l2`), with its preset's name.
     timing_l2: std::sync::Mutex<Option<(String, crate::timing::Cache)>>,
+    /// The device heap, once a module that calls `malloc` or `free` is
+    /// loaded.
+    heap: Option<heap::DeviceHeap>,
 }
 
 impl Device {
@@ -223,6 +232,7 @@ impl Device {
             modules: Vec::new(),
             options,
             timing_l2: std::sync::Mutex::new(None),
+            heap: None,
         }
     }
 
@@ -235,6 +245,16 @@ impl Device {
         self.options.watchdog_time = options.watchdog_time;
         self.options.stack_bytes = options.stack_bytes;
         self.options.printf_buffer_bytes = options.printf_buffer_bytes;
+        if self.heap.is_none() {
+            // Like CUDA, the heap's size is fixed once a kernel uses it.
+            self.options.malloc_heap_bytes = options.malloc_heap_bytes;
+        }
+    }
+
+    /// The device heap, if a module that calls `malloc` or `free` was
+    /// loaded.
+    pub fn heap(&self) -> Option<&heap::DeviceHeap> {
+        self.heap.as_ref()
     }
 
     /// Parses, lowers and verifies PTX text, and places its globals in device memory.
@@ -246,6 +266,15 @@ impl Device {
             for f in ir.functions.values_mut() {
                 f.slots = ir::slots::RegSlots::one_per_register(f);
             }
+        }
+        if self.heap.is_none() && ir::uses_device_heap(&ir) {
+            let size = self.options.malloc_heap_bytes;
+            let base = self.alloc(size.max(1)).map_err(|_| {
+                Error::InvalidArgument(format!(
+                    "module `{name}` calls malloc/free, and the {size}-byte device heap does not fit in device memory"
+                ))
+            })?;
+            self.heap = Some(heap::DeviceHeap::new(base, size));
         }
         let mut global_addrs = Vec::with_capacity(ir.globals.len());
         for (_, g) in ir.globals.iter() {
@@ -626,6 +655,7 @@ impl Device {
             code,
             zeroed_regs: &lm.zeroed_regs[kernel.index()],
             printf,
+            heap: self.heap.as_ref(),
         }
     }
 

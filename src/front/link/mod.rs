@@ -15,7 +15,7 @@
 //! - an `.extern` name that an input uses and no input defines is an
 //!   "undefined reference" naming the symbol and where it is used, except
 //!   the functions warpjit provides itself (`vprintf`, `__assertfail`, and
-//!   `malloc`/`free`, which lowering reports if called); CUDA device-runtime
+//!   `malloc`/`free`, the device heap's); CUDA device-runtime
 //!   functions (`cudaCGSynchronizeGrid`, `cudaLaunchDevice`, ... from
 //!   `libcudadevrt`) get their own message: warpjit has no device runtime;
 //! - names without linkage are the input's own: where two inputs use one
@@ -169,7 +169,7 @@ impl std::error::Error for LinkError {}
 
 /// Functions that are resolved when a module loads, not by linking:
 /// warpjit's own `vprintf` and `__assertfail`, and the CUDA driver's
-/// device-side `malloc`/`free` (lowering says whether it runs a call).
+/// device-side `malloc`/`free` (the device heap, `runtime::heap`).
 const PROVIDED: &[&str] = &["vprintf", "__assertfail", "malloc", "free"];
 
 /// Whether `name` is a function of the CUDA device runtime (libcudadevrt:

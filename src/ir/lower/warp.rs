@@ -286,19 +286,40 @@ impl FnLower<'_> {
             }
             _ => match self.ctx.syms.get(&callee_name) {
                 Some(ModuleSym::Func(f)) => {
+                    let external = self.ctx_external(*f);
                     let callee = match callee_name.as_str() {
                         "vprintf" => Callee::Printf,
                         "__assertfail" => Callee::AssertFail,
+                        "malloc" if external => Callee::Malloc,
+                        "free" if external => Callee::Free,
+                        _ if external => {
+                            return Err(unsupported(
+                                ins.span,
+                                format_args!("call to external function `{callee_name}`"),
+                            ));
+                        }
                         _ => Callee::Direct(*f),
                     };
                     let (params, returns) = self.ctx.signatures[f].clone();
-                    if callee_name != "vprintf"
-                        && callee_name != "__assertfail"
-                        && self.ctx_external(*f)
-                    {
-                        return Err(unsupported(
+                    let shape_ok = match callee {
+                        // `.extern .func (.param .b64 p) malloc (.param .b64 size)`
+                        Callee::Malloc => {
+                            params.len() == 1
+                                && params[0].size == 8
+                                && returns.len() == 1
+                                && returns[0].size == 8
+                        }
+                        // `.extern .func free (.param .b64 p)`
+                        Callee::Free => {
+                            params.len() == 1 && params[0].size == 8 && returns.is_empty()
+                        }
+                        _ => true,
+                    };
+                    if !shape_ok {
+                        return Err(error(
+                            DiagnosticKind::Semantic,
                             ins.span,
-                            format_args!("call to external function `{callee_name}`"),
+                            format!("`{callee_name}` is declared with a signature other than the device runtime's"),
                         ));
                     }
                     (callee, params, returns)
