@@ -21,7 +21,12 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
                 return INVALID_VALUE;
             }
         };
-        let mut options = Options::default();
+        let mut options = Options {
+            // Device pointers are host pointers too: managed and mapped
+            // host memory (runtime/arena.rs).
+            unified_addresses: true,
+            ..Options::default()
+        };
         if let Ok(text) = std::env::var("WARPJIT_DEVICE_MEMORY") {
             match device_memory(&text) {
                 Ok(bytes) => options.arena_bytes = bytes,
@@ -55,6 +60,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             limits: [64 * 1024, 1 << 20, 8 << 20, 2, 2048, 32, 0],
             cache_config: 0,
             host_allocations: BTreeMap::new(),
+            managed: Default::default(),
             host_registered: BTreeMap::new(),
         });
     }
@@ -154,7 +160,10 @@ pub unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, device: c_int) -
 }
 
 /// `CUdevice_attribute` values, consistent with the preset.
-fn attribute(arch: &Arch, attr: c_int) -> Option<c_int> {
+/// `unified`: whether device pointers are host pointers (the arena at its
+/// device addresses), which managed and mapped host memory need.
+fn attribute(arch: &Arch, unified: bool, attr: c_int) -> Option<c_int> {
+    let unified = unified as c_int;
     let (major, minor) = arch.cc().unwrap_or((8, 0));
     let o = &arch.occupancy;
     Some(match attr {
@@ -174,7 +183,7 @@ fn attribute(arch: &Arch, attr: c_int) -> Option<c_int> {
         16 => arch.chip.sm_count as c_int,     // MULTIPROCESSOR_COUNT
         17 => 0,                               // KERNEL_EXEC_TIMEOUT
         18 => 0,                               // INTEGRATED
-        19 => 0,           // CAN_MAP_HOST_MEMORY (see cuMemHostGetDevicePointer_v2)
+        19 => unified,     // CAN_MAP_HOST_MEMORY (see cuMemHostGetDevicePointer_v2)
         20 => 0,           // COMPUTE_MODE (default)
         31 => 1,           // CONCURRENT_KERNELS
         33 | 34 | 50 => 0, // PCI bus / device / domain
@@ -187,11 +196,13 @@ fn attribute(arch: &Arch, attr: c_int) -> Option<c_int> {
         76 => minor as c_int, // COMPUTE_CAPABILITY_MINOR
         81 => o.shared_per_sm as c_int, // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
         82 => o.regs_per_sm as c_int, // MAX_REGISTERS_PER_MULTIPROCESSOR
-        83 => 0,           // MANAGED_MEMORY (see cuMemAllocManaged)
+        83 => unified,     // MANAGED_MEMORY (see cuMemAllocManaged)
+        89 => 0, // CONCURRENT_MANAGED_ACCESS: the host waits for kernels before touching managed memory
+        99 => 0, // PAGEABLE_MEMORY_ACCESS
         97 => o.shared_per_block as c_int, // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         106 => o.max_blocks_per_sm as c_int, // MAX_BLOCKS_PER_MULTIPROCESSOR
         111 => o.reserved_shared_per_block as c_int, // RESERVED_SHARED_MEMORY_PER_BLOCK
-        115 => 0,          // MEMORY_POOLS_SUPPORTED
+        115 => 0, // MEMORY_POOLS_SUPPORTED
         _ => return None,
     })
 }
@@ -207,7 +218,10 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(
             return Err(INVALID_DEVICE);
         }
         // Unknown attributes read as 0 (features warpjit does not offer).
-        out(value, attribute(&s.arch, attr).unwrap_or(0))
+        out(
+            value,
+            attribute(&s.arch, s.device.unified_addresses(), attr).unwrap_or(0),
+        )
     }))
 }
 
@@ -246,8 +260,8 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(
         if major.is_null() || minor.is_null() {
             return Err(INVALID_VALUE);
         }
-        *major = attribute(&s.arch, 75).unwrap_or(0);
-        *minor = attribute(&s.arch, 76).unwrap_or(0);
+        *major = attribute(&s.arch, false, 75).unwrap_or(0);
+        *minor = attribute(&s.arch, false, 76).unwrap_or(0);
         Ok(())
     }))
 }

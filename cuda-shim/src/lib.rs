@@ -89,6 +89,8 @@ struct State {
     host_allocations: BTreeMap<usize, usize>,
     /// Host ranges registered as page-locked (`cuMemHostRegister`): address → size.
     host_registered: BTreeMap<usize, usize>,
+    /// Managed allocations (`cuMemAllocManaged`, also in `allocations`).
+    managed: std::collections::BTreeSet<u64>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);

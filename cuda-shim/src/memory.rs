@@ -48,6 +48,7 @@ pub unsafe extern "C" fn cuMemFree_v2(dptr: u64) -> CUresult {
         |s| {
             s.device.free(dptr).map_err(|e| errors::code_of(&e))?;
             s.allocations.remove(&dptr);
+            s.managed.remove(&dptr);
             Ok(())
         },
     ))
@@ -320,6 +321,17 @@ pub unsafe extern "C" fn cuMemHostAlloc(
         return INVALID_VALUE;
     }
     done(with_state(|s| {
+        if s.device.unified_addresses() {
+            // In the arena, whose device addresses are host addresses: the
+            // device reaches it at the same pointer, as CUDA gives every
+            // page-locked allocation under unified addressing.
+            let a = s
+                .device
+                .alloc(bytes.max(1) as u64)
+                .map_err(|e| errors::code_of(&e))?;
+            s.host_allocations.insert(a as usize, bytes.max(1));
+            return out(p, a as *mut c_void);
+        }
         let layout =
             std::alloc::Layout::from_size_align(bytes.max(1), 4096).map_err(|_| INVALID_VALUE)?;
         let ptr = std::alloc::alloc_zeroed(layout);
@@ -352,6 +364,9 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
                 .host_allocations
                 .remove(&(p as usize))
                 .ok_or(INVALID_VALUE)?;
+            if let Loc::Device(a) = s.classify(p as u64) {
+                return s.device.free(a).map_err(|e| errors::code_of(&e));
+            }
             let layout =
                 std::alloc::Layout::from_size_align(size, 4096).map_err(|_| INVALID_VALUE)?;
             std::alloc::dealloc(p as *mut u8, layout);
@@ -445,15 +460,19 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
         match attr {
             1 => *(data as *mut Handle) = PRIMARY as Handle, // CONTEXT
             2 => *(data as *mut c_uint) = if device.is_some() { 2 } else { 1 }, // MEMORY_TYPE
-            3 if device.is_some() => *(data as *mut u64) = ptr, // DEVICE_POINTER
-            4 if host.is_some() => *(data as *mut u64) = ptr, // HOST_POINTER
-            6 => *(data as *mut c_int) = 1,                  // SYNC_MEMOPS
-            7 => *(data as *mut u64) = base,                 // BUFFER_ID
-            8 => *(data as *mut c_int) = 0,                  // IS_MANAGED
-            9 => *(data as *mut c_int) = 0,                  // DEVICE_ORDINAL
-            11 => *(data as *mut u64) = base,                // RANGE_START_ADDR
-            12 => *(data as *mut usize) = size as usize,     // RANGE_SIZE
-            13 => *(data as *mut c_int) = 1,                 // MAPPED
+            // Page-locked memory in the arena is mapped at its own address;
+            // managed memory is reached from the host at its own address.
+            3 if device.is_some() || matches!(s.classify(ptr), Loc::Device(_)) => {
+                *(data as *mut u64) = ptr // DEVICE_POINTER
+            }
+            4 if host.is_some() || s.managed.contains(&base) => *(data as *mut u64) = ptr, // HOST_POINTER
+            6 => *(data as *mut c_int) = 1,  // SYNC_MEMOPS
+            7 => *(data as *mut u64) = base, // BUFFER_ID
+            8 => *(data as *mut c_int) = s.managed.contains(&base) as c_int, // IS_MANAGED
+            9 => *(data as *mut c_int) = 0,  // DEVICE_ORDINAL
+            11 => *(data as *mut u64) = base, // RANGE_START_ADDR
+            12 => *(data as *mut usize) = size as usize, // RANGE_SIZE
+            13 => *(data as *mut c_int) = 1, // MAPPED
             _ => return Err(INVALID_VALUE),
         }
         Ok(())
@@ -480,23 +499,36 @@ pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
     flags: c_uint,
 ) -> CUresult {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    done(with_state(|_| {
+    done(with_state(|s| {
         if dptr.is_null() || p.is_null() || flags != 0 {
             return Err(INVALID_VALUE);
         }
+        let a = p as usize;
+        let allocated = s
+            .host_allocations
+            .range(..=a)
+            .next_back()
+            .is_some_and(|(&b, &n)| a < b + n);
+        if allocated {
+            if let Loc::Device(d) = s.classify(a as u64) {
+                return out(dptr, d);
+            }
+        }
         explain_once(
             &ONCE,
-            "cuMemHostGetDevicePointer: host memory cannot be mapped into warpjit's device address space; copy it to device memory (cuMemAlloc, cuMemcpyHtoD)",
+            "cuMemHostGetDevicePointer: only memory from cuMemHostAlloc (placed in warpjit's device arena) is mapped; registered host memory (cuMemHostRegister) is not: copy it to device memory",
         );
         Err(INVALID_VALUE)
     }))
 }
 
-/// Managed memory would have to be one address valid on the host and in
-/// kernels; warpjit's device addresses are not host pointers (see
-/// `cuMemHostGetDevicePointer_v2`): `CUDA_ERROR_NOT_SUPPORTED`, what CUDA
-/// returns on a device without managed memory
-/// (`CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY` reads 0).
+/// Managed memory: an allocation of the arena, which lies at its device
+/// addresses (unified addressing), so the pointer is valid on the host and
+/// in kernels. The host must not touch it while kernels run
+/// (`CONCURRENT_MANAGED_ACCESS` reads 0, as on pre-Pascal GPUs and
+/// Windows). Where the arena could not be placed at its device addresses:
+/// `CUDA_ERROR_NOT_SUPPORTED`, what CUDA returns on a device without
+/// managed memory (`CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY` then reads 0).
 #[no_mangle]
 pub unsafe extern "C" fn cuMemAllocManaged(
     dptr: *mut u64,
@@ -504,15 +536,27 @@ pub unsafe extern "C" fn cuMemAllocManaged(
     _flags: c_uint,
 ) -> CUresult {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    done(with_state(|_| {
-        if dptr.is_null() || bytes == 0 {
-            return Err(INVALID_VALUE);
-        }
-        explain_once(
-            &ONCE,
-            "cuMemAllocManaged: warpjit has no managed memory (device addresses are not host pointers); use cuMemAlloc and copies",
-        );
-        Err(NOT_SUPPORTED)
+    done(need_context().and_then(|()| {
+        with_state(|s| {
+            if dptr.is_null() || bytes == 0 {
+                return Err(INVALID_VALUE);
+            }
+            if !s.device.unified_addresses() {
+                explain_once(
+                    &ONCE,
+                    "cuMemAllocManaged: warpjit's device memory could not be placed at its device addresses (another device of this process holds them), so there is no managed memory; use cuMemAlloc and copies",
+                );
+                return Err(NOT_SUPPORTED);
+            }
+            check_unsafe_call(&mut s.sched)?;
+            let a = s
+                .device
+                .alloc(bytes as u64)
+                .map_err(|e| errors::code_of(&e))?;
+            s.allocations.insert(a, bytes as u64);
+            s.managed.insert(a);
+            out(dptr, a)
+        })
     }))
 }
 

@@ -992,17 +992,26 @@ fn entry_points_clients_call_at_init_and_for_copies() {
         assert_eq!(profiler_stop(), 0);
         assert_eq!(kernel_cache(api.saxpy, 2, 0), 0); // CU_FUNC_CACHE_PREFER_L1
         assert_eq!(func_cache(api.saxpy, 1), 0);
-        // Host memory is not device-addressable; there is no managed memory.
+        // Device pointers are host pointers (the arena at its device
+        // addresses): page-locked memory is mapped at its own address, and
+        // managed memory exists (tests/unified_abi.rs runs kernels on both).
         let (mut can_map, mut can_manage) = (-1, -1);
         assert_eq!(attr(&mut can_map, 19, 0), 0);
         assert_eq!(attr(&mut can_manage, 83, 0), 0);
-        assert_eq!((can_map, can_manage), (0, 0));
+        assert_eq!((can_map, can_manage), (1, 1));
         let mut host: *mut c_void = null;
         assert_eq!((api.host_alloc)(&mut host, 4096, 2), 0); // CU_MEMHOSTALLOC_DEVICEMAP
         let mut d = 0u64;
-        assert_eq!(host_dptr(&mut d, host, 0), 1, "CUDA_ERROR_INVALID_VALUE");
+        assert_eq!(host_dptr(&mut d, host, 0), 0);
+        assert_eq!(d, host as u64);
         assert_eq!((api.free_host)(host), 0);
-        assert_eq!(managed(&mut d, 4096, 1), 801, "CUDA_ERROR_NOT_SUPPORTED");
+        assert_eq!(
+            host_dptr(&mut d, host, 0),
+            1,
+            "freed: CUDA_ERROR_INVALID_VALUE"
+        );
+        assert_eq!(managed(&mut d, 4096, 1), 0);
+        assert_ne!(d, 0);
         // Pitched allocations: rows at multiples of 512 bytes.
         let (mut pitched, mut pitch) = (0u64, 0usize);
         assert_eq!(alloc_pitch(&mut pitched, &mut pitch, 100, 3, 4), 0);

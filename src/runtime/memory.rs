@@ -1,8 +1,11 @@
 //! Device memory: one reserved host arena for all global allocations, and the
 //! device address map.
 //!
-//! Device addresses are 64-bit values in ranges of their own, never host
-//! pointers: global memory is `GLOBAL_BASE + offset` into the arena; generic
+//! Device addresses are 64-bit values in ranges of their own: global memory
+//! is `GLOBAL_BASE + offset` into the arena (which lies at exactly those
+//! host addresses when the device asks for unified addressing, so that a
+//! device pointer is a host pointer too: `arena.rs`; guests are confined
+//! the same way wherever it lies); generic
 //! addresses of shared and local memory fall in their own windows. Every
 //! guest access goes through [`GlobalMemory::check`], which requires the whole
 //! access to lie inside one live allocation and to be naturally aligned, so
@@ -36,7 +39,7 @@ pub enum AccessFault {
 
 /// The arena and its live allocations.
 pub struct GlobalMemory {
-    bytes: Box<[AtomicU64]>,
+    bytes: super::arena::Arena,
     /// Live allocations as sorted, disjoint `[start, end)` arena offsets.
     allocations: Vec<(u64, u64)>,
     /// For each 256-byte granule of the arena, how many of its leading bytes
@@ -59,23 +62,34 @@ impl GlobalMemory {
     /// Reserves an arena of `capacity` bytes (zero pages are mapped lazily by the OS).
     pub fn new(capacity: u64) -> GlobalMemory {
         let words = capacity.div_ceil(8) as usize;
-        let mut v: Vec<u64> = vec![0; words];
-        // SAFETY: AtomicU64 has the same size and alignment as u64.
-        let bytes = unsafe {
-            let ptr = v.as_mut_ptr() as *mut AtomicU64;
-            let len = v.len();
-            let cap = v.capacity();
-            std::mem::forget(v);
-            Vec::from_raw_parts(ptr, len, cap).into_boxed_slice()
-        };
+        GlobalMemory::with(super::arena::Arena::anywhere(words))
+    }
+
+    /// An arena of `capacity` bytes at the host addresses equal to its
+    /// device addresses (`arena.rs`), or anywhere when that range cannot
+    /// be had ([`GlobalMemory::unified`] says which).
+    pub fn new_unified(capacity: u64) -> GlobalMemory {
+        let words = capacity.div_ceil(8) as usize;
+        let arena = super::arena::Arena::at_device_addresses(words)
+            .unwrap_or_else(|| super::arena::Arena::anywhere(words));
+        GlobalMemory::with(arena)
+    }
+
+    fn with(bytes: super::arena::Arena) -> GlobalMemory {
         GlobalMemory {
             // One entry per granule, plus a zero sentinel (see `granules`).
-            granules: vec![0; words.div_ceil((GRANULE / 8) as usize) + 1],
+            granules: vec![0; bytes.len().div_ceil((GRANULE / 8) as usize) + 1],
             bytes,
             allocations: Vec::new(),
             next: ALLOC_ALIGN,
             free_ranges: Vec::new(),
         }
+    }
+
+    /// Whether device addresses of global memory are also host pointers
+    /// to the same bytes.
+    pub fn unified(&self) -> bool {
+        self.bytes.unified()
     }
 
     pub fn capacity(&self) -> u64 {

@@ -7,6 +7,7 @@
 //! interpreter, faults turned into [`Error::Launch`] naming kernel, block,
 //! thread and PTX line, printf output collected in a deterministic order.
 
+pub mod arena;
 pub mod args;
 pub mod heap;
 pub mod memory;
@@ -57,6 +58,13 @@ pub struct Options {
     /// (CUDA's `cudaLimitMallocHeapSize`, 8 MiB by default), reserved when
     /// the first module that calls `malloc` or `free` is loaded.
     pub malloc_heap_bytes: u64,
+    /// Place global memory at the host addresses equal to its device
+    /// addresses, so that a device pointer is a host pointer too (CUDA's
+    /// unified addressing, which managed and mapped host memory need;
+    /// `runtime::arena`). One device of a process can have it; where the
+    /// range is taken, the arena is placed anywhere
+    /// ([`Device::unified_addresses`] says which).
+    pub unified_addresses: bool,
 }
 
 /// The environment variable that sets a launch's time limit in seconds
@@ -112,6 +120,7 @@ impl Default for Options {
             share_register_slots: true,
             printf_buffer_bytes: 1 << 20,
             malloc_heap_bytes: heap::DEFAULT_HEAP_BYTES,
+            unified_addresses: false,
         }
     }
 }
@@ -228,7 +237,11 @@ pub struct Device {
 impl Device {
     pub fn new(options: Options) -> Device {
         Device {
-            memory: GlobalMemory::new(options.arena_bytes),
+            memory: if options.unified_addresses {
+                GlobalMemory::new_unified(options.arena_bytes)
+            } else {
+                GlobalMemory::new(options.arena_bytes)
+            },
             modules: Vec::new(),
             options,
             timing_l2: std::sync::Mutex::new(None),
@@ -249,6 +262,12 @@ impl Device {
             // Like CUDA, the heap's size is fixed once a kernel uses it.
             self.options.malloc_heap_bytes = options.malloc_heap_bytes;
         }
+    }
+
+    /// Whether device addresses of global memory are host pointers to
+    /// the same bytes ([`Options::unified_addresses`]).
+    pub fn unified_addresses(&self) -> bool {
+        self.memory.unified()
     }
 
     /// The device heap, if a module that calls `malloc` or `free` was

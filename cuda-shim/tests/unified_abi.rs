@@ -1,0 +1,176 @@
+//! Unified addressing through the C ABI: the driver library places device
+//! memory at its device addresses (`runtime/arena.rs`), so managed memory
+//! (`cuMemAllocManaged`) and page-locked host memory mapped with
+//! `cuMemHostGetDevicePointer` are one pointer for the host and for
+//! kernels. NVRTC's saxpy (`ptx-samples/cuda/saxpy`) runs on arrays the
+//! host fills and reads through those pointers directly, with no copy.
+
+use std::ffi::{c_int, c_uint, c_void, CString};
+use std::path::PathBuf;
+
+use libloading::{Library, Symbol};
+
+type Handle = *mut c_void;
+
+/// The shared library cargo built for this test run (as in `c_abi.rs`).
+fn library() -> Library {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let path = [
+        deps.join("libcuda.so"),
+        deps.parent().unwrap().join("libcuda.so"),
+    ]
+    .into_iter()
+    .find(|p| p.exists())
+    .expect("libcuda.so is built with the tests");
+    // SAFETY: loading our own cdylib; its initializers are Rust statics.
+    unsafe { Library::new(&path) }.unwrap()
+}
+
+macro_rules! sym {
+    ($lib:expr, $name:expr, $ty:ty) => {{
+        // SAFETY: the symbol has the C signature of cuda.h.
+        #[allow(unused_unsafe)]
+        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
+        s
+    }};
+}
+
+type Launch = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    Handle,
+    *mut *mut c_void,
+    *mut *mut c_void,
+) -> u32;
+
+#[test]
+fn kernels_and_the_host_share_managed_and_mapped_memory() {
+    let lib = library();
+    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let retain = sym!(
+        lib,
+        b"cuDevicePrimaryCtxRetain",
+        unsafe extern "C" fn(*mut Handle, c_int) -> u32
+    );
+    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_function = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const i8) -> u32
+    );
+    let managed = sym!(
+        lib,
+        b"cuMemAllocManaged",
+        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
+    );
+    let host_alloc = sym!(
+        lib,
+        b"cuMemHostAlloc",
+        unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> u32
+    );
+    let host_dptr = sym!(
+        lib,
+        b"cuMemHostGetDevicePointer_v2",
+        unsafe extern "C" fn(*mut u64, *mut c_void, c_uint) -> u32
+    );
+    let attribute = sym!(
+        lib,
+        b"cuPointerGetAttribute",
+        unsafe extern "C" fn(*mut c_void, c_int, u64) -> u32
+    );
+    let launch = sym!(lib, b"cuLaunchKernel", Launch);
+    let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+    let free = sym!(lib, b"cuMemFree_v2", unsafe extern "C" fn(u64) -> u32);
+    let free_host = sym!(
+        lib,
+        b"cuMemFreeHost",
+        unsafe extern "C" fn(*mut c_void) -> u32
+    );
+
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
+    let ptx = CString::new(std::fs::read(&path).unwrap()).unwrap();
+    let name = CString::new("_Z5saxpyifPKfPf").unwrap();
+    let n: c_int = 1000;
+    let a: f32 = 2.5;
+    // SAFETY: every pointer passed is to a live local or to memory the
+    // library returned, used within its size (n floats).
+    unsafe {
+        let mut ctx: Handle = std::ptr::null_mut();
+        assert_eq!(init(0), 0);
+        assert_eq!(retain(&mut ctx, 0), 0);
+        assert_eq!(set_current(ctx), 0);
+        let (mut module, mut f): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        assert_eq!(get_function(&mut f, module, name.as_ptr()), 0);
+        // x in managed memory, y in mapped page-locked host memory.
+        let mut x = 0u64;
+        assert_eq!(managed(&mut x, 4 * n as usize, 1), 0); // CU_MEM_ATTACH_GLOBAL
+        let mut y_host: *mut c_void = std::ptr::null_mut();
+        assert_eq!(host_alloc(&mut y_host, 4 * n as usize, 2), 0); // DEVICEMAP
+        let mut y = 0u64;
+        assert_eq!(host_dptr(&mut y, y_host, 0), 0);
+        assert_eq!(y, y_host as u64, "mapped at its own address");
+        let mut is_managed: c_int = -1;
+        assert_eq!(
+            attribute(&mut is_managed as *mut c_int as *mut c_void, 8, x),
+            0
+        );
+        assert_eq!(is_managed, 1);
+        assert_eq!(
+            attribute(&mut is_managed as *mut c_int as *mut c_void, 8, y),
+            0
+        );
+        assert_eq!(is_managed, 0);
+        // The host writes both through its pointers.
+        let xs = std::slice::from_raw_parts_mut(x as *mut f32, n as usize);
+        let ys = std::slice::from_raw_parts_mut(y_host as *mut f32, n as usize);
+        for i in 0..n as usize {
+            xs[i] = i as f32;
+            ys[i] = 1.0 - i as f32 * 0.5;
+        }
+        let mut args: [*mut c_void; 4] = [
+            &n as *const c_int as *mut c_void,
+            &a as *const f32 as *mut c_void,
+            &x as *const u64 as *mut c_void,
+            &y as *const u64 as *mut c_void,
+        ];
+        let null = std::ptr::null_mut();
+        let grid = (n as u32).div_ceil(256);
+        assert_eq!(
+            launch(
+                f,
+                grid,
+                1,
+                1,
+                256,
+                1,
+                1,
+                0,
+                null,
+                args.as_mut_ptr(),
+                null as _
+            ),
+            0
+        );
+        assert_eq!(sync(), 0);
+        // The host reads the kernel's results through its pointer.
+        for (i, &v) in ys.iter().enumerate() {
+            assert_eq!(v, a * i as f32 + (1.0 - i as f32 * 0.5), "y[{i}]");
+        }
+        assert_eq!(free(x), 0);
+        assert_eq!(free_host(y_host), 0);
+    }
+}
