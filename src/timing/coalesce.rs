@@ -84,6 +84,39 @@ pub fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
     (lo, hi)
 }
 
+/// Per sector of `sectors` (an access's, from `unique_sectors`), the
+/// lanes of `mask` whose address (`>> shift`) falls in it, at least 1 (a
+/// sector only a lane's tail reaches counts 1), in one walk over the lanes.
+pub fn lanes_per_sector(shift: u32, mask: u32, addrs: &[u64; 32], sectors: &[u64]) -> [u32; 64] {
+    let mut count = [0u32; 64];
+    match sectors.len() {
+        0 => return count,
+        // Every lane's address is in the one sector.
+        1 => count[0] = mask.count_ones(),
+        _ => {
+            // Neighbouring lanes mostly share a sector: the last one found
+            // is tried first.
+            let mut at = 0;
+            let mut m = mask;
+            while m != 0 {
+                let s = addrs[m.trailing_zeros() as usize] >> shift;
+                m &= m - 1;
+                if sectors[at] != s {
+                    match sectors.iter().position(|&t| t == s) {
+                        Some(i) => at = i,
+                        None => continue,
+                    }
+                }
+                count[at] += 1;
+            }
+        }
+    }
+    for c in &mut count[..sectors.len()] {
+        *c = (*c).max(1);
+    }
+    count
+}
+
 /// The distinct sectors the lanes of `mask` touch, in order of first
 /// touch (lane order), into `out`; returns their number and the number
 /// of distinct lines they fall in (`sector_shift`, `line_shift`: log2

@@ -506,11 +506,14 @@ impl Model<'_> {
             }
         }
         ctx.ready_at = at;
-        ctx.reason = match why {
-            0 => Stall::Dispatch,
-            2 => Stall::Dependency,
-            _ => Stall::Memory,
-        };
+        // (A table rather than a branch on `why`, which the host mispredicts.)
+        const REASON: [Stall; 4] = [
+            Stall::Dispatch,
+            Stall::Memory,
+            Stall::Dependency,
+            Stall::Memory,
+        ];
+        ctx.reason = REASON[why as usize & 3];
     }
 
     /// Files the warp in `slot` with its scheduler by its state: ready,

@@ -36,7 +36,7 @@ use std::collections::BinaryHeap;
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
 use super::cache::{Cache, Evicted};
-use super::coalesce::{half_warp_transactions, unique_sectors};
+use super::coalesce::{half_warp_transactions, lanes_per_sector, unique_sectors};
 use super::dram::Dram;
 use super::program::CachePolicy;
 use super::server::Server;
@@ -341,9 +341,9 @@ impl MemorySystem {
                 }
             }
             Kind::Atomic => {
-                for i in 0..n {
+                let lanes = lanes_per_sector(self.sector_shift, mask, addrs, &self.sectors[..n]);
+                for (i, &lanes) in lanes.iter().enumerate().take(n) {
                     let sector = self.sectors[i];
-                    let lanes = self.lanes_in(mask, addrs, sector);
                     done = done.max(self.atomic_sector(sm, sector, lanes, start));
                 }
             }
@@ -430,18 +430,6 @@ impl MemorySystem {
                 at += len;
             }
         }
-    }
-
-    /// Active lanes whose address falls in `sector`.
-    fn lanes_in(&self, mask: u32, addrs: &[u64; 32], sector: u64) -> u32 {
-        let mut m = mask;
-        let mut count = 0;
-        while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            count += (a >> self.sector_shift == sector) as u32;
-        }
-        count.max(1)
     }
 
     /// The index of `sector` within its line.

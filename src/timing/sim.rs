@@ -174,6 +174,9 @@ pub(super) struct InstrCounts {
 /// alternating cycles of 1 and 2: `table[now % table.len()]`.
 pub(super) struct ClassInfo {
     table: Vec<[u32; 8]>,
+    /// `table.len() - 1`: the period is a power of two (a least common
+    /// multiple of divisors of 32), so `now % len` is a mask.
+    mask: u64,
 }
 
 impl ClassInfo {
@@ -204,14 +207,16 @@ impl ClassInfo {
                 }
                 row
             })
-            .collect();
-        ClassInfo { table }
+            .collect::<Vec<_>>();
+        debug_assert!(table.len().is_power_of_two());
+        let mask = table.len() as u64 - 1;
+        ClassInfo { table, mask }
     }
 
     /// Warp-instructions per class that may start in cycle `now`.
     #[inline]
     pub fn at(&self, now: u64) -> &[u32; 8] {
-        &self.table[(now % self.table.len() as u64) as usize]
+        &self.table[(now & self.mask) as usize]
     }
 }
 
