@@ -471,8 +471,12 @@ impl Model<'_> {
                     } else {
                         self.program.index(pos.func, pos.block, pos.pc)
                     };
+                    if pos.mask != ctx.pos.mask {
+                        // (A count the host does bit by bit: only where
+                        // the lanes change.)
+                        ctx.threads = pos.mask.count_ones();
+                    }
                     ctx.pos = pos;
-                    ctx.threads = pos.mask.count_ones();
                     if self.costs[ctx.cur].free {
                         // A jump: no access (the scratch is free here).
                         exec.step(ctx.w, pos, now, &mut self.access)?;
