@@ -1,6 +1,7 @@
 //! Coalescing: the distinct 32-byte sectors (and 128-byte lines) the
-//! active lanes of a warp touch in one global or local access, and the
-//! lane walks the memory model shares with the bank-conflict counter.
+//! active lanes of a warp touch in one global or local access, the lanes
+//! each sector serves (an atomic's), and the lane walks the memory model
+//! shares with the bank-conflict counter.
 
 /// Whether every lane of `mask` (not empty) uses the same address.
 #[inline]
@@ -403,6 +404,14 @@ mod tests {
             let (n, lines) = unique_sectors(5, 7, mask, &addrs, size as u32, &mut out);
             let (want, want_lines) = naive_sectors(mask, &addrs, size);
             assert_eq!((&out[..n], lines), (&want[..], want_lines), "case {case}");
+            // Lanes per sector: those whose address is in it, at least 1.
+            let lanes = lanes_per_sector(5, mask, &addrs, &out[..n]);
+            for (i, &sector) in out[..n].iter().enumerate() {
+                let want = (0..32)
+                    .filter(|&l| mask >> l & 1 != 0 && addrs[l] >> 5 == sector)
+                    .count() as u32;
+                assert_eq!(lanes[i], want.max(1), "case {case} sector {i}");
+            }
         }
     }
 
