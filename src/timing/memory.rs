@@ -413,6 +413,9 @@ impl MemorySystem {
         let sector_bytes = self.sector_bytes as u64;
         self.written[..n].fill(0);
         let sectors = &self.sectors[..n];
+        // Sectors come in first-touch order: a lane's is mostly the one
+        // found last or the one after it.
+        let mut i = 0;
         let mut m = mask;
         while m != 0 {
             let a = addrs[m.trailing_zeros() as usize];
@@ -424,8 +427,16 @@ impl MemorySystem {
                 let off = at & (sector_bytes - 1);
                 let len = (end - at).min(sector_bytes - off);
                 let bits = (u64::MAX >> (64 - len)) << off;
-                if let Some(i) = sectors.iter().position(|&t| t == s) {
-                    self.written[i] |= bits;
+                let found = if sectors.get(i) == Some(&s) {
+                    Some(i)
+                } else if sectors.get(i + 1) == Some(&s) {
+                    Some(i + 1)
+                } else {
+                    sectors.iter().position(|&t| t == s)
+                };
+                if let Some(j) = found {
+                    self.written[j] |= bits;
+                    i = j;
                 }
                 at += len;
             }
