@@ -16,7 +16,9 @@ fn main() {
     let only = std::env::var_os("ONLY").is_some();
     let archs: Vec<String> = match std::env::var("ARCHS") {
         Ok(list) => list.split(',').map(str::to_string).collect(),
-        Err(_) => ["sm_80", "sm_61", "sm_35", "sm_90"].map(String::from).to_vec(),
+        Err(_) => ["sm_80", "sm_61", "sm_35", "sm_90"]
+            .map(String::from)
+            .to_vec(),
     };
     for arch in archs.iter().map(String::as_str) {
         if only && arch != "sm_80" {
