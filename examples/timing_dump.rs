@@ -4,7 +4,8 @@
 //! model's speed leaves its results identical.
 //! `cargo run --release --example timing_dump > before.txt` (argument: a
 //! sample-name filter; `ONLY=1`: sm_80 on the JIT only, first PTX file;
-//! `NO_RUN_AHEAD=1`: without solo runs, whose output must be the same).
+//! `NO_RUN_AHEAD=1`: without solo runs, whose output must be the same;
+//! `ARCHS=sm_80,sm_13`: those presets instead of the four).
 #[path = "../tests/common/mod.rs"]
 mod common;
 use common::samples::Sample;
@@ -13,7 +14,13 @@ use warpjit::timing::Arch;
 fn main() {
     let filter = std::env::args().nth(1);
     let only = std::env::var_os("ONLY").is_some();
-    for arch in ["sm_80", "sm_61", "sm_35", "sm_90"] {
+    let archs: Vec<String> = match std::env::var("ARCHS") {
+        Ok(list) => list.split(',').map(str::to_string).collect(),
+        Err(_) => ["sm_80", "sm_61", "sm_35", "sm_90"]
+            .map(String::from)
+            .to_vec(),
+    };
+    for arch in archs.iter().map(String::as_str) {
         if only && arch != "sm_80" {
             continue;
         }

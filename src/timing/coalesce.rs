@@ -1,6 +1,7 @@
 //! Coalescing: the distinct 32-byte sectors (and 128-byte lines) the
-//! active lanes of a warp touch in one global or local access, and the
-//! lane walks the memory model shares with the bank-conflict counter.
+//! active lanes of a warp touch in one global or local access, the lanes
+//! each sector serves (an atomic's), and the lane walks the memory model
+//! shares with the bank-conflict counter.
 
 /// Whether every lane of `mask` (not empty) uses the same address.
 #[inline]
@@ -82,6 +83,39 @@ pub fn address_range(mask: u32, addrs: &[u64; 32]) -> (u64, u64) {
         hi = hi.max(a);
     });
     (lo, hi)
+}
+
+/// Per sector of `sectors` (an access's, from `unique_sectors`), the
+/// lanes of `mask` whose address (`>> shift`) falls in it, at least 1 (a
+/// sector only a lane's tail reaches counts 1), in one walk over the lanes.
+pub fn lanes_per_sector(shift: u32, mask: u32, addrs: &[u64; 32], sectors: &[u64]) -> [u32; 64] {
+    let mut count = [0u32; 64];
+    match sectors.len() {
+        0 => return count,
+        // Every lane's address is in the one sector.
+        1 => count[0] = mask.count_ones(),
+        _ => {
+            // Neighbouring lanes mostly share a sector: the last one found
+            // is tried first.
+            let mut at = 0;
+            let mut m = mask;
+            while m != 0 {
+                let s = addrs[m.trailing_zeros() as usize] >> shift;
+                m &= m - 1;
+                if sectors[at] != s {
+                    match sectors.iter().position(|&t| t == s) {
+                        Some(i) => at = i,
+                        None => continue,
+                    }
+                }
+                count[at] += 1;
+            }
+        }
+    }
+    for c in &mut count[..sectors.len()] {
+        *c = (*c).max(1);
+    }
+    count
 }
 
 /// The distinct sectors the lanes of `mask` touch, in order of first
@@ -370,6 +404,14 @@ mod tests {
             let (n, lines) = unique_sectors(5, 7, mask, &addrs, size as u32, &mut out);
             let (want, want_lines) = naive_sectors(mask, &addrs, size);
             assert_eq!((&out[..n], lines), (&want[..], want_lines), "case {case}");
+            // Lanes per sector: those whose address is in it, at least 1.
+            let lanes = lanes_per_sector(5, mask, &addrs, &out[..n]);
+            for (i, &sector) in out[..n].iter().enumerate() {
+                let want = (0..32)
+                    .filter(|&l| mask >> l & 1 != 0 && addrs[l] >> 5 == sector)
+                    .count() as u32;
+                assert_eq!(lanes[i], want.max(1), "case {case} sector {i}");
+            }
         }
     }
 

@@ -471,8 +471,12 @@ impl Model<'_> {
                     } else {
                         self.program.index(pos.func, pos.block, pos.pc)
                     };
+                    if pos.mask != ctx.pos.mask {
+                        // (A count the host does bit by bit: only where
+                        // the lanes change.)
+                        ctx.threads = pos.mask.count_ones();
+                    }
                     ctx.pos = pos;
-                    ctx.threads = pos.mask.count_ones();
                     if self.costs[ctx.cur].free {
                         // A jump: no access (the scratch is free here).
                         exec.step(ctx.w, pos, now, &mut self.access)?;
@@ -506,11 +510,14 @@ impl Model<'_> {
             }
         }
         ctx.ready_at = at;
-        ctx.reason = match why {
-            0 => Stall::Dispatch,
-            2 => Stall::Dependency,
-            _ => Stall::Memory,
-        };
+        // (A table rather than a branch on `why`, which the host mispredicts.)
+        const REASON: [Stall; 4] = [
+            Stall::Dispatch,
+            Stall::Memory,
+            Stall::Dependency,
+            Stall::Memory,
+        ];
+        ctx.reason = REASON[why as usize & 3];
     }
 
     /// Files the warp in `slot` with its scheduler by its state: ready,

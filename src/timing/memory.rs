@@ -36,7 +36,7 @@ use std::collections::BinaryHeap;
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
 use super::cache::{Cache, Evicted};
-use super::coalesce::{half_warp_transactions, unique_sectors};
+use super::coalesce::{half_warp_transactions, lanes_per_sector, unique_sectors};
 use super::dram::Dram;
 use super::program::CachePolicy;
 use super::server::Server;
@@ -341,9 +341,9 @@ impl MemorySystem {
                 }
             }
             Kind::Atomic => {
-                for i in 0..n {
+                let lanes = lanes_per_sector(self.sector_shift, mask, addrs, &self.sectors[..n]);
+                for (i, &lanes) in lanes.iter().enumerate().take(n) {
                     let sector = self.sectors[i];
-                    let lanes = self.lanes_in(mask, addrs, sector);
                     done = done.max(self.atomic_sector(sm, sector, lanes, start));
                 }
             }
@@ -413,6 +413,9 @@ impl MemorySystem {
         let sector_bytes = self.sector_bytes as u64;
         self.written[..n].fill(0);
         let sectors = &self.sectors[..n];
+        // Sectors come in first-touch order: a lane's is mostly the one
+        // found last or the one after it.
+        let mut i = 0;
         let mut m = mask;
         while m != 0 {
             let a = addrs[m.trailing_zeros() as usize];
@@ -424,24 +427,20 @@ impl MemorySystem {
                 let off = at & (sector_bytes - 1);
                 let len = (end - at).min(sector_bytes - off);
                 let bits = (u64::MAX >> (64 - len)) << off;
-                if let Some(i) = sectors.iter().position(|&t| t == s) {
-                    self.written[i] |= bits;
+                let found = if sectors.get(i) == Some(&s) {
+                    Some(i)
+                } else if sectors.get(i + 1) == Some(&s) {
+                    Some(i + 1)
+                } else {
+                    sectors.iter().position(|&t| t == s)
+                };
+                if let Some(j) = found {
+                    self.written[j] |= bits;
+                    i = j;
                 }
                 at += len;
             }
         }
-    }
-
-    /// Active lanes whose address falls in `sector`.
-    fn lanes_in(&self, mask: u32, addrs: &[u64; 32], sector: u64) -> u32 {
-        let mut m = mask;
-        let mut count = 0;
-        while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            count += (a >> self.sector_shift == sector) as u32;
-        }
-        count.max(1)
     }
 
     /// The index of `sector` within its line.

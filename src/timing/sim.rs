@@ -63,7 +63,7 @@ pub(super) struct WarpCtx {
     pub cta_linear: u64,
     pub state: WState,
     pub pos: Pos,
-    /// Active threads of `pos.mask`.
+    /// Active threads of `pos.mask` (0 with it before the first fetch).
     pub threads: u32,
     /// Index of the current instruction in the program.
     pub cur: usize,
@@ -174,6 +174,9 @@ pub(super) struct InstrCounts {
 /// alternating cycles of 1 and 2: `table[now % table.len()]`.
 pub(super) struct ClassInfo {
     table: Vec<[u32; 8]>,
+    /// `table.len() - 1`: the period is a power of two (a least common
+    /// multiple of divisors of 32), so `now % len` is a mask.
+    mask: u64,
 }
 
 impl ClassInfo {
@@ -204,14 +207,16 @@ impl ClassInfo {
                 }
                 row
             })
-            .collect();
-        ClassInfo { table }
+            .collect::<Vec<_>>();
+        debug_assert!(table.len().is_power_of_two());
+        let mask = table.len() as u64 - 1;
+        ClassInfo { table, mask }
     }
 
     /// Warp-instructions per class that may start in cycle `now`.
     #[inline]
     pub fn at(&self, now: u64) -> &[u32; 8] {
-        &self.table[(now % self.table.len() as u64) as usize]
+        &self.table[(now & self.mask) as usize]
     }
 }
 
@@ -237,6 +242,9 @@ pub(super) struct Model<'a> {
     pub instr_cycles: Vec<InstrCounts>,
     /// CTAs remain to be placed (an SM may receive warps at any cycle).
     pub placing: bool,
+    /// Solo runs allowed by the preset and the configuration (single
+    /// issue every cycle, `SimConfig::run_ahead`).
+    pub solo_runs: bool,
     /// `arch.scheduler.dispatch_blocks_warp`.
     pub dispatch_blocks_warp: bool,
     /// Per instruction, once asked (`Model::unit_ahead`): what the unit
@@ -288,16 +296,18 @@ pub fn simulate_with<G: GridExec>(
             }
         })
         .collect();
+    let issue_interval = arch.scheduler.issue_interval.max(1) as u64;
+    let width = match arch.scheduler.dual_issue {
+        DualIssue::None => 1,
+        DualIssue::Independent => arch.scheduler.issue_width,
+    };
     let mut model = Model {
         arch,
         program,
         costs,
         classes,
-        issue_interval: arch.scheduler.issue_interval.max(1) as u64,
-        width: match arch.scheduler.dual_issue {
-            DualIssue::None => 1,
-            DualIssue::Independent => arch.scheduler.issue_width,
-        },
+        issue_interval,
+        width,
         mem: MemorySystem::new(arch).with_l2(l2.take()),
         report: TimingReport::default(),
         cfg,
@@ -306,6 +316,7 @@ pub fn simulate_with<G: GridExec>(
         access: Box::default(),
         instr_cycles: vec![InstrCounts::default(); program.instrs.len()],
         placing: true,
+        solo_runs: width == 1 && issue_interval == 1 && cfg.run_ahead,
         dispatch_blocks_warp: arch.scheduler.dispatch_blocks_warp,
         unit_ahead: vec![UNIT_UNKNOWN; program.instrs.len()],
     };

@@ -42,7 +42,7 @@ impl Model<'_> {
         grid: &mut G,
         now: u64,
     ) -> Result<(u64, usize), G::Fault> {
-        if self.width != 1 || self.issue_interval != 1 || self.placing || !self.cfg.run_ahead {
+        if !self.solo_runs || self.placing {
             return Ok((now, slot));
         }
         let sched = &sm.scheds[s];
