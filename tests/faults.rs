@@ -270,6 +270,32 @@ fn watchdog_stops_a_runaway_kernel() {
 }
 
 #[test]
+fn an_instruction_limit_allows_exactly_that_many_warp_instructions() {
+    // "A launch may execute at most N warp-instructions": a launch that
+    // executes exactly N runs, one that needs N + 1 is stopped.
+    for engine in [warpjit::runtime::Engine::Interp, warpjit::runtime::Engine::Jit] {
+        let ptx = sample_ptx("mandelbrot");
+        let run = |limit: u64| {
+            let mut dev = Device::new(Options {
+                arena_bytes: 64 << 20,
+                watchdog_instructions: limit,
+                engine,
+                ..Options::default()
+            });
+            let m = dev.load_ptx("mandelbrot.ptx", &ptx).unwrap();
+            let k = dev.kernel(m, None).unwrap();
+            let p = buffers_and_scalars(&mut dev, m, k, 16);
+            dev.launch(m, k, cfg(2, 64), &p)
+        };
+        let n = run(u64::MAX / 2).unwrap().warp_instructions;
+        assert!(n > 100, "{engine:?}: {n}");
+        assert!(run(n).is_ok(), "{engine:?}: exactly {n} warp-instructions");
+        let e = launch_error(run(n - 1));
+        assert_eq!(e.kind, FaultKind::Watchdog, "{engine:?}: {e}");
+    }
+}
+
+#[test]
 fn watchdog_time_limit_stops_a_runaway_compiled_loop() {
     // Mandelbrot's escape loop runs as a JIT region; with points inside the
     // set and an iteration limit of i32::MAX it would run for hours. The

@@ -732,7 +732,8 @@ impl Warp {
             Ordering::Relaxed,
         );
         let over_time = ctx.deadline.is_some_and(|d| std::time::Instant::now() > d);
-        if left <= steps || over_time {
+        // The budget is what may still execute: `steps` fit in `left`.
+        if left < steps || over_time {
             let why = if over_time {
                 "its time limit"
             } else {
