@@ -273,7 +273,10 @@ fn watchdog_stops_a_runaway_kernel() {
 fn an_instruction_limit_allows_exactly_that_many_warp_instructions() {
     // "A launch may execute at most N warp-instructions": a launch that
     // executes exactly N runs, one that needs N + 1 is stopped.
-    for engine in [warpjit::runtime::Engine::Interp, warpjit::runtime::Engine::Jit] {
+    for engine in [
+        warpjit::runtime::Engine::Interp,
+        warpjit::runtime::Engine::Jit,
+    ] {
         let ptx = sample_ptx("mandelbrot");
         let run = |limit: u64| {
             let mut dev = Device::new(Options {

@@ -181,11 +181,31 @@ impl State {
                 .next_back()
                 .is_some_and(|(&b, &n)| addr.checked_add(len as u64).is_some_and(|e| e <= b + n))
         };
-        if inside(&self.allocations) || inside(&self.module_globals) {
+        if inside(&self.allocations)
+            || inside(&self.module_globals)
+            || self
+                .mapped_host_range(addr)
+                .is_some_and(|(b, n)| addr + len as u64 <= b + n)
+        {
             Ok(())
         } else {
             Err(INVALID_VALUE)
         }
+    }
+
+    /// The page-locked host allocation holding `addr` where it lies in the
+    /// arena (unified addressing: mapped at its own address), as (start,
+    /// size).
+    fn mapped_host_range(&self, addr: u64) -> Option<(u64, u64)> {
+        let base = warpjit::runtime::memory::GLOBAL_BASE;
+        if addr < base {
+            return None;
+        }
+        self.host_allocations
+            .range(..=addr as usize)
+            .next_back()
+            .map(|(&b, &n)| (b as u64, n as u64))
+            .filter(|&(b, n)| b >= base && addr < b + n)
     }
 
     /// Whether `[ptr, ptr + len)` lies in page-locked host memory

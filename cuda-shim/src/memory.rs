@@ -76,6 +76,7 @@ pub unsafe extern "C" fn cuMemGetAddressRange_v2(
             .iter()
             .find(|(&b, &n)| dptr >= b && dptr < b + n)
             .map(|(&b, &n)| (b, n))
+            .or_else(|| s.mapped_host_range(dptr))
             .ok_or(NOT_FOUND)?;
         if !base.is_null() {
             *base = b;

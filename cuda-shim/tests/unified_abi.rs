@@ -170,6 +170,14 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
         for (i, &v) in ys.iter().enumerate() {
             assert_eq!(v, a * i as f32 + (1.0 - i as f32 * 0.5), "y[{i}]");
         }
+        // The mapped pointer is a device range: its extent, and copies
+        // from it as from device memory.
+        let (mut base, mut size) = (0u64, 0usize);
+        assert_eq!(range(&mut base, &mut size, y + 8), 0);
+        assert_eq!((base, size), (y, 4 * n as usize));
+        let mut copy = vec![0f32; n as usize];
+        assert_eq!(dtoh(copy.as_mut_ptr() as *mut c_void, y, 4 * n as usize), 0);
+        assert_eq!(&copy[..], &ys[..]);
         assert_eq!(free(x), 0);
         assert_eq!(free_host(y_host), 0);
     }
