@@ -92,6 +92,16 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
     );
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+    let range = sym!(
+        lib,
+        b"cuMemGetAddressRange_v2",
+        unsafe extern "C" fn(*mut u64, *mut usize, u64) -> u32
+    );
+    let dtoh = sym!(
+        lib,
+        b"cuMemcpyDtoH_v2",
+        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
+    );
     let free = sym!(lib, b"cuMemFree_v2", unsafe extern "C" fn(u64) -> u32);
     let free_host = sym!(
         lib,
