@@ -8,6 +8,7 @@
 //! thread and PTX line, printf output collected in a deterministic order.
 
 pub mod args;
+mod checked;
 pub mod memory;
 pub mod printf;
 pub mod timed;
@@ -52,6 +53,9 @@ pub struct Options {
     /// 1 MiB by default); what overflows is dropped and counted in
     /// [`LaunchReport::printf_dropped`].
     pub printf_buffer_bytes: u64,
+    /// The sanitizer's checks (none by default). A checked launch runs on
+    /// the interpreter and leaves its reports for [`Device::take_reports`].
+    pub checks: crate::sanitizer::Checks,
 }
 
 /// The environment variable that sets a launch's time limit in seconds
@@ -106,6 +110,7 @@ impl Default for Options {
             sequential: false,
             share_register_slots: true,
             printf_buffer_bytes: 1 << 20,
+            checks: crate::sanitizer::Checks::default(),
         }
     }
 }
@@ -214,15 +219,20 @@ pub struct Device {
     /// The timing model's L2 as the last timed launch that kept it left it
     /// (`TimingOptions::keep_l2`), with its preset's name.
     timing_l2: std::sync::Mutex<Option<(String, crate::timing::Cache)>>,
+    /// The sanitizer's reports not yet taken.
+    reports: std::sync::Mutex<Vec<crate::sanitizer::Report>>,
 }
 
 impl Device {
     pub fn new(options: Options) -> Device {
+        let mut memory = GlobalMemory::new(options.arena_bytes);
+        memory.set_initcheck(options.checks.initcheck);
         Device {
-            memory: GlobalMemory::new(options.arena_bytes),
+            memory,
             modules: Vec::new(),
             options,
             timing_l2: std::sync::Mutex::new(None),
+            reports: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -235,6 +245,7 @@ impl Device {
         self.options.watchdog_time = options.watchdog_time;
         self.options.stack_bytes = options.stack_bytes;
         self.options.printf_buffer_bytes = options.printf_buffer_bytes;
+        self.set_checks(options.checks);
     }
 
     /// Parses, lowers and verifies PTX text, and places its globals in device memory.
@@ -533,17 +544,32 @@ impl Device {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
-        let (code, compile_time) = self.code(lm, false)?;
+        // A checked launch runs on the interpreter, which calls the
+        // sanitizer's hooks (see `checked`).
+        let checks = self.options.checks;
+        let san = checks.any().then(|| crate::sanitizer::Launch {
+            checks,
+            collector: Default::default(),
+        });
+        let (code, compile_time) = match san {
+            Some(_) => (None, Duration::ZERO),
+            None => self.code(lm, false)?,
+        };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicU64::new(u64::MAX);
         let printf = interp::PrintfBuffer::new(self.options.printf_buffer_bytes);
-        let ctx = self.launch_ctx(
+        let mut ctx = self.launch_ctx(
             lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
         );
+        ctx.sanitizer = san.as_ref();
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = self.run_ctas(&ctx, 0..n);
+        drop(ctx);
+        if let Some(san) = san {
+            self.record_checked(lm, f, &cfg, san, results.fault.as_ref());
+        }
         let mut report = self.collect(lm, f, cfg.grid, results)?;
         report.printf_dropped = printf.dropped();
         report.elapsed = start.elapsed();
@@ -615,6 +641,7 @@ impl Device {
             code,
             zeroed_regs: &lm.zeroed_regs[kernel.index()],
             printf,
+            sanitizer: None,
         }
     }
 
