@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use warpjit::runtime::{Device, KernelArg, LaunchConfig, ModuleId, Options};
+use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, ModuleId, Options};
 use warpjit::sanitizer::{Checks, Hazard, Report, ReportKind, Rw, SyncError};
 use warpjit::Error;
 
@@ -80,9 +80,18 @@ fn at(n: u32) -> [u32; 3] {
 
 // ---- memcheck ----------------------------------------------------------------
 
+/// Memcheck alone runs on the launch's engine (the JIT by default):
+/// both engines report the same.
 #[test]
 fn memcheck_off_by_one_read_names_the_allocation_and_the_offset() {
+    for engine in [Engine::Jit, Engine::Interp] {
+        memcheck_off_by_one_read(engine);
+    }
+}
+
+fn memcheck_off_by_one_read(engine: Engine) {
     let (mut dev, m) = setup("memcheck", "bugs");
+    dev.set_engine(engine);
     let input = floats(&mut dev, (0..256).map(|i| i as f32));
     let out = dev.alloc(1024).unwrap();
     let args = [
@@ -171,7 +180,14 @@ fn memcheck_loop_reading_one_past_the_end() {
 
 #[test]
 fn memcheck_use_after_free() {
+    for engine in [Engine::Jit, Engine::Interp] {
+        memcheck_use_after_free_on(engine);
+    }
+}
+
+fn memcheck_use_after_free_on(engine: Engine) {
     let (mut dev, m) = setup("memcheck", "bugs");
+    dev.set_engine(engine);
     let input = floats(&mut dev, (0..256).map(|i| i as f32));
     let out = dev.alloc(1024).unwrap();
     dev.free(input).unwrap();

@@ -2,10 +2,15 @@
 //! checks and its reports so far, and turning a launch's findings and
 //! memcheck faults into located [`Report`]s.
 //!
-//! A checked launch runs on the interpreter, which calls the sanitizer's
-//! hooks (`interp::check`); the JIT does not call them yet, so a checked
-//! launch never runs compiled code. An unchecked launch pays nothing: no
-//! shadow exists, and the hooks see `None`.
+//! A launch with racecheck, initcheck or synccheck runs on the
+//! interpreter, which calls the sanitizer's hooks (`interp::check`); the
+//! JIT does not call them yet, so such a launch never runs compiled code.
+//! Memcheck alone needs no hook: device memory refuses every access
+//! outside a live allocation on both engines (compiled code through the
+//! granule table), and the fault names the refused access, which is
+//! described here against the allocations; so memcheck runs on the
+//! launch's engine, the JIT by default. An unchecked launch pays nothing:
+//! no shadow exists, and the hooks see `None`.
 
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use super::{Device, LoadedModule};

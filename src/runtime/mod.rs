@@ -544,16 +544,16 @@ impl Device {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
-        // A checked launch runs on the interpreter, which calls the
-        // sanitizer's hooks (see `checked`).
+        // A launch with checks that need hooks runs on the interpreter,
+        // which calls them; memcheck alone needs none (see `checked`).
         let checks = self.options.checks;
         let san = checks.any().then(|| crate::sanitizer::Launch {
             checks,
             collector: Default::default(),
         });
-        let (code, compile_time) = match san {
-            Some(_) => (None, Duration::ZERO),
-            None => self.code(lm, false)?,
+        let (code, compile_time) = match checks.hooks() {
+            true => (None, Duration::ZERO),
+            false => self.code(lm, false)?,
         };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
@@ -562,7 +562,7 @@ impl Device {
         let mut ctx = self.launch_ctx(
             lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
         );
-        ctx.sanitizer = san.as_ref();
+        ctx.sanitizer = san.as_ref().filter(|_| checks.hooks());
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = self.run_ctas(&ctx, 0..n);

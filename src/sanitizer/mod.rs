@@ -50,6 +50,13 @@ impl Checks {
         self.memcheck || self.racecheck || self.initcheck || self.synccheck
     }
 
+    /// Whether a check needs the engines' hooks on every access (all but
+    /// memcheck: device memory refuses what memcheck reports on either
+    /// engine, and the fault carries the refused access).
+    pub fn hooks(self) -> bool {
+        self.racecheck || self.initcheck || self.synccheck
+    }
+
     /// The checks of a comma-separated list of names (`memcheck`,
     /// `racecheck`, `initcheck`, `synccheck`, or `all`); an empty list or
     /// an unknown name is an error.
