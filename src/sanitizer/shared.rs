@@ -69,6 +69,8 @@ pub struct SharedShadow {
     epoch: u32,
     sites: Vec<Site>,
     site_ids: HashMap<u32, u32>,
+    /// The last site asked for (span start, id).
+    last_site: Option<(u32, u32)>,
 }
 
 impl SharedShadow {
@@ -96,6 +98,7 @@ impl SharedShadow {
         self.epoch = self.epoch.wrapping_add(1);
         self.sites.clear();
         self.site_ids.clear();
+        self.last_site = None;
     }
 
     /// A barrier released: later accesses are ordered after earlier ones.
@@ -104,6 +107,18 @@ impl SharedShadow {
     }
 
     fn site_id(&mut self, site: Site) -> u32 {
+        // The lanes of one op come one after another: ask the map once.
+        if let Some(&(start, id)) = self.last_site.as_ref() {
+            if start == site.span.start {
+                return id;
+            }
+        }
+        let id = self.intern(site);
+        self.last_site = Some((site.span.start, id));
+        id
+    }
+
+    fn intern(&mut self, site: Site) -> u32 {
         let n = self.sites.len() as u32;
         *self.site_ids.entry(site.span.start).or_insert_with(|| {
             self.sites.push(site);
