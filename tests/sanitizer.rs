@@ -109,7 +109,7 @@ fn memcheck_off_by_one_read(engine: Engine) {
     let r = &reports[0];
     assert_eq!(
         brief(r),
-        (ReportKind::InvalidAccess(Rw::Read), at(4), X, 196)
+        (ReportKind::InvalidAccess(Rw::Read), at(4), X, 197)
     );
     assert_eq!((r.space, r.size, r.address), ("global", 4, input + 1024));
     assert_eq!(
@@ -150,7 +150,7 @@ fn memcheck_off_by_one_write() {
     // i = 250 writes bytes 1000..1004 of a 1000-byte allocation.
     assert_eq!(
         brief(&reports[0]),
-        (ReportKind::InvalidAccess(Rw::Write), at(3), at(58), 202)
+        (ReportKind::InvalidAccess(Rw::Write), at(3), at(58), 203)
     );
     assert_eq!(
         reports[0].detail,
@@ -173,7 +173,7 @@ fn memcheck_loop_reading_one_past_the_end() {
     assert_eq!(reports.len(), 1, "{reports:?}");
     assert_eq!(
         brief(&reports[0]),
-        (ReportKind::InvalidAccess(Rw::Read), X, X, 266)
+        (ReportKind::InvalidAccess(Rw::Read), X, X, 267)
     );
     assert_eq!(reports[0].address, input + 1024);
 }
@@ -201,7 +201,7 @@ fn memcheck_use_after_free_on(engine: Engine) {
     assert_eq!(reports.len(), 1, "{reports:?}");
     assert_eq!(
         brief(&reports[0]),
-        (ReportKind::InvalidAccess(Rw::Read), X, X, 312)
+        (ReportKind::InvalidAccess(Rw::Read), X, X, 313)
     );
     assert_eq!(
         reports[0].detail,
@@ -239,7 +239,7 @@ fn initcheck_reads_of_a_buffer_never_written() {
     let reports = dev.take_reports();
     assert_eq!(reports.len(), 1, "one report per PTX line: {reports:?}");
     let r = &reports[0];
-    assert_eq!(brief(r), (ReportKind::UninitializedRead, X, X, 312));
+    assert_eq!(brief(r), (ReportKind::UninitializedRead, X, X, 313));
     assert_eq!((r.space, r.size, r.address), ("global", 4, input));
     assert!(r
         .to_string()
@@ -278,7 +278,7 @@ fn initcheck_names_the_first_unwritten_element_in_grid_order() {
     assert_eq!(reports.len(), 1, "{reports:?}");
     assert_eq!(
         brief(&reports[0]),
-        (ReportKind::UninitializedRead, at(2), X, 312)
+        (ReportKind::UninitializedRead, at(2), X, 313)
     );
     assert_eq!(reports[0].address, big + 512);
 }
@@ -294,7 +294,7 @@ fn initcheck_shared_tile_half_loaded() {
     assert_eq!(reports.len(), 1, "{reports:?}");
     let r = &reports[0];
     // Thread 0 reads tile[63], which no thread wrote.
-    assert_eq!(brief(r), (ReportKind::UninitializedRead, X, X, 368));
+    assert_eq!(brief(r), (ReportKind::UninitializedRead, X, X, 369));
     assert_eq!((r.space, r.size), ("shared", 4));
 }
 
@@ -315,13 +315,13 @@ fn racecheck_reduction_missing_syncthreads() {
         [
             // Within warp 0: s[t + k] read after lane t + k wrote s[t + k]
             // in the previous (unrolled) step, no barrier between.
-            (ReadAfterWrite, (16, 67), (0, 74)),
-            (ReadAfterWrite, (8, 76), (0, 83)),
-            (ReadAfterWrite, (4, 85), (0, 92)),
-            (ReadAfterWrite, (2, 94), (0, 101)),
-            (ReadAfterWrite, (1, 103), (0, 109)),
+            (ReadAfterWrite, (16, 68), (0, 75)),
+            (ReadAfterWrite, (8, 77), (0, 84)),
+            (ReadAfterWrite, (4, 86), (0, 93)),
+            (ReadAfterWrite, (2, 95), (0, 102)),
+            (ReadAfterWrite, (1, 104), (0, 110)),
             // Between warps: warp 0 read s[32] (k = 32) before warp 1 wrote it (k = 64).
-            (WriteAfterRead, (0, 65), (32, 58)),
+            (WriteAfterRead, (0, 66), (32, 59)),
         ],
         "{reports:#?}"
     );
@@ -354,7 +354,25 @@ fn racecheck_within_a_warp_without_syncwarp() {
     .unwrap();
     let reports = dev.take_reports();
     let got: Vec<_> = reports.iter().map(race).collect();
-    assert_eq!(got, [(Hazard::ReadAfterWrite, (1, 151), (0, 158))]);
+    assert_eq!(got, [(Hazard::ReadAfterWrite, (1, 152), (0, 159))]);
+}
+
+#[test]
+fn racecheck_the_same_flag_written_by_two_warps() {
+    let (mut dev, m) = setup("racecheck", "bugs");
+    let out = dev.alloc(256).unwrap();
+    launch(
+        &dev,
+        m,
+        "flag_written_by_every_warp",
+        x(2),
+        x(64),
+        &[KernelArg::Ptr(out)],
+    )
+    .unwrap();
+    let reports = dev.take_reports();
+    let got: Vec<_> = reports.iter().map(race).collect();
+    assert_eq!(got, [(Hazard::WriteAfterWrite, (0, 456), (32, 456))]);
 }
 
 #[test]
@@ -391,7 +409,7 @@ fn synccheck_barrier_count_not_a_multiple_of_32() {
     assert_eq!(reports.len(), 1, "{reports:?}");
     assert_eq!(
         brief(&reports[0]),
-        (ReportKind::Sync(SyncError::CountNotWarpMultiple), X, X, 393)
+        (ReportKind::Sync(SyncError::CountNotWarpMultiple), X, X, 394)
     );
 }
 
@@ -407,7 +425,28 @@ fn synccheck_shuffle_member_mask_missing_executing_lanes() {
     assert_eq!(reports.len(), 1, "{reports:?}");
     assert_eq!(
         brief(&reports[0]),
-        (ReportKind::Sync(SyncError::MaskMissesLanes), X, at(16), 429)
+        (ReportKind::Sync(SyncError::MaskMissesLanes), X, at(16), 430)
+    );
+}
+
+#[test]
+fn synccheck_ballot_naming_lanes_that_do_not_execute_it() {
+    let (mut dev, m) = setup("synccheck", "bugs");
+    let input = dev.alloc(128).unwrap();
+    dev.memset(input, 1, 128).unwrap();
+    let out = dev.alloc(128).unwrap();
+    let args = [KernelArg::Ptr(input), KernelArg::Ptr(out)];
+    launch(&dev, m, "ballot_in_divergent_branch", x(1), x(32), &args).unwrap();
+    let reports = dev.take_reports();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(
+        brief(&reports[0]),
+        (ReportKind::Sync(SyncError::MaskNamesAbsentLanes), X, X, 501)
+    );
+    assert!(
+        reports[0].detail.contains("names lanes 0xffff0000"),
+        "{}",
+        reports[0].detail
     );
 }
 
@@ -464,6 +503,9 @@ fn correct_kernels_make_no_report_with_every_check() {
         KernelArg::I32(100),
     ];
     launch(&dev, m, "warp_sum", x(2), x(64), &args).unwrap();
+    // broadcast: one writer, a barrier, every thread reads.
+    let args = [KernelArg::Ptr(input), KernelArg::Ptr(out)];
+    launch(&dev, m, "broadcast", x(8), x(128), &args).unwrap();
     let reports = dev.take_reports();
     assert!(reports.is_empty(), "{reports:#?}");
 }
@@ -560,7 +602,7 @@ fn cli_check_reports_to_stderr_and_fails() {
         err.contains("========= Uninitialized __shared__ memory read of size 4 bytes"),
         "{err}"
     );
-    assert!(err.contains("bugs.ptx:368:"), "{err}");
+    assert!(err.contains("bugs.ptx:369:"), "{err}");
     assert!(err.ends_with("========= ERROR SUMMARY: 1 error\n"), "{err}");
     // Clean with the checks that find nothing here.
     let o = warpjit(&[&args[..], &["--check", "synccheck"]].concat());

@@ -117,7 +117,7 @@ fn memcheck_reports_use_after_free_and_leaks_at_exit() {
         stderr.contains("by thread (0,0,0) in block (0,0,0)"),
         "{stderr}"
     );
-    assert!(stderr.contains("module.ptx:312:"), "{stderr}");
+    assert!(stderr.contains("module.ptx:313:"), "{stderr}");
     let leaks: Vec<&str> = stderr
         .lines()
         .filter(|l| l.starts_with("========= Leaked "))

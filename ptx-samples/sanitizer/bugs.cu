@@ -70,3 +70,19 @@ extern "C" __global__ void shuffle_mask_misses_lanes(const int* in, int* out) {
     int v = in[threadIdx.x];
     out[threadIdx.x] = __shfl_sync(0x0000ffffu, v, 0);
 }
+
+// racecheck (WAW): lane 0 of every warp writes the same shared flag with
+// no barrier between the writes.
+extern "C" __global__ void flag_written_by_every_warp(int* out) {
+    __shared__ int flag;
+    if ((threadIdx.x & 31) == 0) flag = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = flag;
+}
+
+// synccheck: a ballot naming the whole warp inside a branch that only
+// half of the warp takes.
+extern "C" __global__ void ballot_in_divergent_branch(const int* in, unsigned* out) {
+    unsigned t = threadIdx.x;
+    if (t < 16) out[t] = __ballot_sync(0xffffffffu, in[t] > 0);
+}

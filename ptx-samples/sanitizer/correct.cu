@@ -47,3 +47,11 @@ extern "C" __global__ void warp_sum(const int* in, int* out, int n) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
     if ((threadIdx.x & 31) == 0) atomicAdd(out, v);
 }
+
+// One thread writes a value for the block; after the barrier all read it.
+extern "C" __global__ void broadcast(const int* in, int* out) {
+    __shared__ int v;
+    if (threadIdx.x == 0) v = in[blockIdx.x];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v + threadIdx.x;
+}
