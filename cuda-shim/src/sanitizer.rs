@@ -55,7 +55,7 @@ extern "C" fn at_exit() {
         if let Some(s) = guard.as_ref() {
             print_reports(&s.device);
             if LEAK_CHECK.load(Ordering::Relaxed) {
-                leaks = s.allocations.iter().map(|(&a, &n)| (a, n as u64)).collect();
+                leaks = s.allocations.iter().map(|(&a, &n)| (a, n)).collect();
             }
         }
     }

@@ -566,7 +566,6 @@ impl Device {
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = self.run_ctas(&ctx, 0..n);
-        drop(ctx);
         if let Some(san) = san {
             self.record_checked(lm, f, &cfg, san, results.fault.as_ref());
         }

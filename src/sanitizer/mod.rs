@@ -233,7 +233,7 @@ pub enum Finding {
 impl Finding {
     /// Findings with the same key are one report: the kind and the PTX
     /// instructions involved.
-    fn key(&self) -> (u8, u8, u32, u32) {
+    fn key(&self) -> Key {
         match self {
             Finding::Uninitialized { space, access, .. } => (
                 0,
@@ -257,11 +257,15 @@ impl Finding {
     }
 }
 
+/// What makes findings one report: the kind (and hazard or error) and the
+/// PTX instructions involved (by span start).
+type Key = (u8, u8, u32, u32);
+
 /// A CTA's findings, one per key (the first it made).
 #[derive(Debug, Default)]
 pub struct CtaFindings {
     list: Vec<Finding>,
-    keys: std::collections::HashSet<(u8, u8, u32, u32)>,
+    keys: std::collections::HashSet<Key>,
 }
 
 impl CtaFindings {
@@ -285,7 +289,8 @@ pub const MAX_REPORTS: usize = 1000;
 /// CTA in grid order (then the first that CTA made).
 #[derive(Debug, Default)]
 pub struct Collector {
-    found: Mutex<BTreeMap<(u8, u8, u32, u32), (u64, usize, Finding)>>,
+    /// Per key: the CTA's linear index, the finding's index in that CTA, the finding.
+    found: Mutex<BTreeMap<Key, (u64, usize, Finding)>>,
 }
 
 impl Collector {
