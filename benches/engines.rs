@@ -8,6 +8,9 @@
 //! native column is the wall time to beat. Before timing, a line per
 //! workload gives its thread-instructions and the JIT's compile time.
 //!
+//! The sanitizer's checks are timed beside them (`check_*`: the same
+//! launch with each check on, then all; docs/sanitizer.md).
+//!
 //! Run: `cargo bench --bench engines` (figures in docs/performance.md).
 
 use std::path::PathBuf;
@@ -17,6 +20,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 use warpjit::ir::FuncId;
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, ModuleId, Options};
+use warpjit::sanitizer::Checks;
 
 /// A workload: a device launch, where its output lies, and its native equivalent.
 struct Workload {
@@ -481,7 +485,7 @@ fn check(w: &Workload, engine: &str) -> warpjit::runtime::LaunchReport {
 }
 
 fn engines(c: &mut Criterion) {
-    let workloads = [
+    let workloads = vec![
         saxpy(),
         reduction(),
         matmul("matmul_naive", "matmul_naive_256"),
@@ -492,6 +496,10 @@ fn engines(c: &mut Criterion) {
         stencil(),
         bitonic(),
     ];
+    if let Ok(rounds) = std::env::var(SANITIZER_ROUNDS) {
+        sanitizer_cost(workloads, rounds.parse().expect("a number of rounds"));
+        return;
+    }
     for mut w in workloads {
         // saxpy updates y in place: give each check the original y.
         let original = if w.name.starts_with("saxpy") {
@@ -542,6 +550,73 @@ fn engines(c: &mut Criterion) {
         });
         group.bench_function("native", |b| b.iter(|| (w.native)()));
         group.finish();
+    }
+}
+
+/// Set to a number of rounds: instead of the engines, time the sanitizer
+/// (docs/sanitizer.md) on the workloads `SANITIZER_WORKLOADS` names
+/// (comma-separated; all by default).
+const SANITIZER_ROUNDS: &str = "SANITIZER_ROUNDS";
+const SANITIZER_WORKLOADS: &str = "SANITIZER_WORKLOADS";
+
+/// The sanitizer's cost, as paired runs: each round times the unchecked
+/// JIT and interpreter and each check alone, then all, one launch each,
+/// in turn, so that a busy machine slows every configuration alike; the
+/// figures are medians over the rounds of each launch's time and of its
+/// ratio to the same round's unchecked JIT launch.
+fn sanitizer_cost(workloads: Vec<Workload>, rounds: usize) {
+    let names = std::env::var(SANITIZER_WORKLOADS).unwrap_or_default();
+    let configs = [
+        ("jit", Engine::Jit, ""),
+        ("interp", Engine::Interp, ""),
+        ("memcheck", Engine::Jit, "memcheck"),
+        ("racecheck", Engine::Jit, "racecheck"),
+        ("initcheck", Engine::Jit, "initcheck"),
+        ("synccheck", Engine::Jit, "synccheck"),
+        ("all", Engine::Jit, "all"),
+    ];
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for mut w in workloads {
+        if !names.is_empty() && !names.split(',').any(|n| n == w.name) {
+            continue;
+        }
+        let mut times = vec![Vec::new(); configs.len()];
+        for _ in 0..rounds {
+            for (i, (_, engine, checks)) in configs.iter().enumerate() {
+                w.dev.set_engine(*engine);
+                let c = match *checks {
+                    "" => Checks::default(),
+                    list => Checks::parse(list).unwrap(),
+                };
+                w.dev.set_checks(c);
+                let start = std::time::Instant::now();
+                let r = w.dev.launch_with(w.module, w.kernel, w.cfg, &w.args);
+                times[i].push(start.elapsed().as_secs_f64());
+                r.unwrap();
+                let reports = w.dev.take_reports();
+                assert!(reports.is_empty(), "{}: {}", w.name, reports[0]);
+            }
+        }
+        w.dev.set_checks(Checks::default());
+        let base = times[0].clone();
+        for (i, (name, _, _)) in configs.iter().enumerate() {
+            let ratios = times[i].iter().zip(&base).map(|(t, b)| t / b).collect();
+            let (vs_interp, ratio) = (
+                times[i].iter().zip(&times[1]).map(|(t, b)| t / b).collect(),
+                median(ratios),
+            );
+            eprintln!(
+                "{:<18} {:<10} {:>9.1} ms  {:>6.2}x the JIT  {:>5.2}x the interpreter",
+                w.name,
+                name,
+                median(times[i].clone()) * 1e3,
+                ratio,
+                median(vs_interp)
+            );
+        }
     }
 }
 

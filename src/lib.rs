@@ -13,6 +13,7 @@ pub mod interp;
 pub mod ir;
 pub mod jit;
 pub mod runtime;
+pub mod sanitizer;
 pub mod sass;
 pub mod sem;
 pub mod timing;

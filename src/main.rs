@@ -122,6 +122,12 @@ struct RunArgs {
     /// Print launch statistics to stderr.
     #[arg(long)]
     stats: bool,
+    /// Run the sanitizer's checks: memcheck, racecheck, initcheck,
+    /// synccheck or all (comma-separated or repeated). The launch runs on
+    /// the interpreter; reports go to stderr, and any report makes the exit
+    /// status 1.
+    #[arg(long = "check", value_name = "CHECKS", value_parser = warpjit::sanitizer::Checks::parse)]
+    checks: Vec<warpjit::sanitizer::Checks>,
     #[command(flatten)]
     timing: timing_cli::TimingArgs,
 }
@@ -221,6 +227,10 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
             Engine::Jit => warpjit::runtime::Engine::Jit,
         },
         printf_buffer_bytes: a.printf_buffer,
+        checks: a
+            .checks
+            .iter()
+            .fold(Default::default(), |all, c| all.union(*c)),
         ..Options::default()
     };
     if let Some(n) = a.watchdog_instructions {
@@ -282,6 +292,20 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
             .launch(m, kernel, cfg, &prepared.params)
             .map(|r| (r, None)),
     };
+    let reports = dev.take_reports();
+    if dev.checks().any() {
+        for r in &reports {
+            eprint!("{r}");
+        }
+        eprintln!("{}", warpjit::sanitizer::summary(reports.len()));
+    }
+    let status = |ok: bool| {
+        if ok && reports.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        }
+    };
     match result {
         Ok((report, timed)) => {
             print!("{}", report.printf);
@@ -320,11 +344,11 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
                 a.timing
                     .print(&t, &|line| source.line_text(line as usize).to_string())?;
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(status(true))
         }
         Err(e) => {
             eprintln!("error: {e}");
-            Ok(ExitCode::FAILURE)
+            Ok(status(false))
         }
     }
 }

@@ -16,10 +16,14 @@ use warpjit::runtime::{Costs, Engine, TimingOptions};
 use warpjit::sass;
 use warpjit::timing::{Arch, TimingReport};
 
-/// The corpus files ptxas 12.9 rejects (PTX ISA 9.4), which keep no sidecar.
-const NO_SIDECAR: [&str; 2] = [
+/// The corpus files with no sidecar: those ptxas 12.9 rejects (PTX ISA
+/// 9.4), and those never timed.
+const NO_SIDECAR: [&str; 4] = [
     "triton/matmul_bf16/kernel.sm_90a.ptx",
     "triton/matmul_fp16/kernel.sm_90a.ptx",
+    // The sanitizer's test kernels are never timed (tests/sanitizer.rs).
+    "sanitizer/bugs.ptx",
+    "sanitizer/correct.ptx",
 ];
 
 fn sample(name: &str) -> Sample {

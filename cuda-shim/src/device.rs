@@ -44,6 +44,13 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
                 return INVALID_VALUE;
             }
         }
+        match crate::sanitizer::checks_at_init() {
+            Ok(checks) => options.checks = checks,
+            Err(why) => {
+                eprintln!("warpjit: {why}");
+                return INVALID_VALUE;
+            }
+        }
         *guard = Some(State {
             device: Device::new(options),
             arch,

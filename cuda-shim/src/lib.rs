@@ -27,6 +27,7 @@ mod memory;
 mod module;
 mod ops;
 mod queue;
+mod sanitizer;
 mod stream;
 
 /// Exports each name as an entry point returning `CUDA_ERROR_NOT_SUPPORTED`.

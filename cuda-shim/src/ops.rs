@@ -158,12 +158,22 @@ impl Op {
 }
 
 /// Runs a kernel (timed with the cycle model when `WARPJIT_TIMING` names
-/// a preset, the report going to stderr) and prints its printf output.
+/// a preset, the report going to stderr) and prints its printf output and
+/// its sanitizer reports.
 fn launch(device: &Device, l: &KernelLaunch) -> Result<(), OpError> {
+    // A checked launch (WARPJIT_CHECK) is not timed: the sanitizer runs
+    // on the interpreter, the timing model on its own driver.
     let timing = l
         .timing
         .as_deref()
+        .filter(|_| !device.checks().any())
         .and_then(|name| Arch::builtin(name).ok());
+    let result = launch_on(device, l, timing);
+    crate::sanitizer::print_reports(device);
+    result
+}
+
+fn launch_on(device: &Device, l: &KernelLaunch, timing: Option<Arch>) -> Result<(), OpError> {
     let report = match timing {
         Some(arch) => {
             let t = warpjit::runtime::TimingOptions::new(arch);

@@ -13,6 +13,7 @@ use crate::ir::{
     AtomOp, BarKind, Callee, FuncId, Op, OpKind, Reg, ShflMode, Space, SpecialReg, Src, VoteMode,
 };
 use crate::runtime::memory::{AccessFault, FUNC_BASE};
+use crate::sanitizer::Rw;
 use crate::sem;
 
 impl Warp {
@@ -62,7 +63,21 @@ impl Warp {
             Space::KernelParam | Space::FrameParam => "param",
         };
         let msg = format!("{what}: {size}-byte {space} access at {:#x}", r.addr);
-        self.fault(cta, kind, lane as u32, Some(op), msg)
+        let mut f = self.fault(cta, kind, lane as u32, Some(op), msg);
+        let atomic = matches!(op.kind, OpKind::Atom { .. });
+        let write = match op.kind {
+            OpKind::St { .. } | OpKind::Stmatrix { .. } | OpKind::Atom { .. } => true,
+            OpKind::CpAsync { .. } => r.space == Space::Shared,
+            _ => false,
+        };
+        f.access = Some(super::FaultAccess {
+            rw: if write { Rw::Write } else { Rw::Read },
+            atomic,
+            space: r.space,
+            addr: r.addr,
+            size,
+        });
+        f
     }
 
     /// Executes `op` for the lanes of `active` its guard lets through.
@@ -79,6 +94,7 @@ impl Warp {
         if mask == 0 {
             return Ok(Flow::Next);
         }
+        self.check_op(cta, op);
         let lanes = (0..32usize).filter(move |l| mask & (1 << l) != 0);
         if pure::is_pure(&op.kind) {
             self.exec_pure(cta, op, mask);
@@ -99,6 +115,7 @@ impl Warp {
                     let place = self
                         .place(cta, *space, addr, size * n, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
+                    self.check_access(cta, op, place, size * n, Rw::Read, l);
                     for k in 0..n {
                         let p = advance(place, k * size);
                         let v = extend(*ty, self.load_place(cta, p, size, l));
@@ -114,6 +131,7 @@ impl Warp {
                     let place = self
                         .place(cta, *space, addr, size * n, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
+                    self.check_access(cta, op, place, size * n, Rw::Write, l);
                     for k in 0..n {
                         let v = self.read(cta, &op.srcs[1 + k as usize], l);
                         self.store_place(cta, advance(place, k * size), size, v, l);
@@ -134,6 +152,7 @@ impl Warp {
                     let place = self
                         .place(cta, *space, addr, size, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                    self.check_atomic(cta, place, size);
                     let (ty, aop) = (*ty, *aop);
                     let mut update = |old: u64| -> u64 {
                         if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
@@ -177,6 +196,12 @@ impl Warp {
                     let to = self
                         .place(cta, Space::Shared, dst, size, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                    if n > 0 {
+                        if let Ok(from) = self.place(cta, Space::Global, src, size, l) {
+                            self.check_access(cta, op, from, n, Rw::Read, l);
+                        }
+                    }
+                    self.check_access(cta, op, to, size, Rw::Write, l);
                     if n == size {
                         // A whole copy moves naturally aligned words (both
                         // places are aligned to the copy size).
@@ -205,10 +230,14 @@ impl Warp {
                     }
                 }
             }
-            OpKind::Shfl { mode } => self.shfl(cta, op, mask, *mode),
+            OpKind::Shfl { mode } => {
+                self.check_member_mask(cta, op, mask);
+                self.shfl(cta, op, mask, *mode)
+            }
             // Warp-wide operations act, for each lane, among the active lanes
             // of its `membermask` (lanes may pass different, disjoint masks).
             OpKind::Vote { mode, negate_src } => {
+                self.check_member_mask(cta, op, mask);
                 let mut ballot = 0u32;
                 for l in lanes.clone() {
                     if (self.read(cta, &op.srcs[0], l) & 1 != 0) != *negate_src {
@@ -228,6 +257,7 @@ impl Warp {
                 }
             }
             OpKind::Match { all, ty } => {
+                self.check_member_mask(cta, op, mask);
                 let mut vals = [0u64; 32];
                 for l in lanes.clone() {
                     vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();
@@ -249,6 +279,7 @@ impl Warp {
                 }
             }
             OpKind::Redux { op: rop, ty } => {
+                self.check_member_mask(cta, op, mask);
                 let mut vals = [0u64; 32];
                 for l in lanes.clone() {
                     vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();
@@ -278,7 +309,8 @@ impl Warp {
                     self.write(cta, op.dsts[0], l, active as u64);
                 }
             }
-            OpKind::WarpSync | OpKind::Fence | OpKind::Nop => {}
+            OpKind::WarpSync => self.check_member_mask(cta, op, mask),
+            OpKind::Fence | OpKind::Nop => {}
             OpKind::Bar {
                 kind,
                 has_count,
@@ -467,6 +499,10 @@ impl Warp {
         b.arrived += mask.count_ones();
         if count.is_some() {
             b.expected = count;
+        }
+        if let Some(c) = count {
+            let arrived = b.arrived;
+            self.check_barrier(cta, op, first as u32, c, arrived);
         }
         if red {
             for l in (0..32usize).filter(|l| mask & (1 << l) != 0) {

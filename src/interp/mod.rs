@@ -9,6 +9,7 @@
 //! live warps all wait on barriers that cannot complete is a deadlock error.
 
 pub mod abi;
+mod check;
 mod drive;
 mod exec;
 pub(crate) mod lanes;
@@ -52,6 +53,20 @@ pub struct Fault {
     pub span: Span,
     /// The high-level source line (`.loc`) of the instruction: (file index, line).
     pub loc: Option<(u32, u32)>,
+    /// The refused access of an address fault (what memcheck reports).
+    pub access: Option<FaultAccess>,
+}
+
+/// An access refused by device memory: the faulting lane's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultAccess {
+    pub rw: crate::sanitizer::Rw,
+    /// Atomics are reported as writes, with this set.
+    pub atomic: bool,
+    /// The space after decoding a generic address.
+    pub space: crate::ir::Space,
+    pub addr: u64,
+    pub size: u64,
 }
 
 impl Fault {
@@ -64,6 +79,7 @@ impl Fault {
             func: None,
             span: Span::DUMMY,
             loc: None,
+            access: None,
         }
     }
 }
@@ -99,6 +115,9 @@ pub struct LaunchCtx<'a> {
     /// The device heap (device-side `malloc`/`free`), where the device has
     /// one.
     pub heap: Option<&'a crate::runtime::heap::DeviceHeap>,
+    /// The sanitizer's checks and findings of a checked launch (`None`:
+    /// no check, no hook does anything).
+    pub sanitizer: Option<&'a crate::sanitizer::Launch>,
 }
 
 /// The room a launch has for printf output: like CUDA's fixed printf FIFO
@@ -197,6 +216,8 @@ pub struct Cta<'a> {
     pub nthreads: u32,
     pub output: CtaOutput,
     pub(crate) barriers: [BarrierState; 16],
+    /// The sanitizer's state, in a checked launch.
+    pub(crate) san: Option<Box<crate::sanitizer::CtaState>>,
 }
 
 impl<'a> Cta<'a> {
@@ -226,6 +247,7 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
     let (mut cta, mut warps) = new_cta(ctx, ctaid);
     let result = schedule(&mut cta, &mut warps);
     retire_warps(warps);
+    check::finish_cta(&mut cta);
     result.map(|()| cta.output)
 }
 
@@ -243,6 +265,9 @@ pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<War
         nthreads,
         output: CtaOutput::default(),
         barriers: Default::default(),
+        san: ctx
+            .sanitizer
+            .map(|l| check::start_cta(l.checks, shared_size)),
     };
     let nwarps = nthreads.div_ceil(32);
     let warps = WARP_POOL.with(|pool| {
@@ -301,6 +326,9 @@ pub fn release_barriers(
             None => b.arrived + exited >= expected,
         };
         if complete {
+            if let Some(san) = cta.san.as_deref_mut() {
+                san.shadow.barrier();
+            }
             let b = std::mem::take(&mut cta.barriers[id]);
             for (i, w) in warps.iter_mut().enumerate() {
                 if w.waiting_on() == Some(id as u32) {
@@ -341,6 +369,7 @@ pub fn deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
         func,
         span,
         loc: None,
+        access: None,
     }
 }
 

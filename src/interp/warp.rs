@@ -73,6 +73,10 @@ pub struct Warp {
     /// piece run: (function, block, first op, traced ops).
     pub(super) trace: Option<Box<abi::Trace>>,
     pub(super) traced: Option<(FuncId, Block, usize, u64)>,
+    /// In a checked launch: the warp's memory instructions so far, and
+    /// its `bar.warp.sync`s (racecheck's order within a warp).
+    pub(super) san_instr: u32,
+    pub(super) san_wsync: u32,
 }
 
 /// How an op changes control flow.
@@ -124,6 +128,8 @@ impl Warp {
             pending_steps: 0,
             trace: None,
             traced: None,
+            san_instr: 0,
+            san_wsync: 0,
         }
     }
 
@@ -348,6 +354,7 @@ impl Warp {
             func,
             span,
             loc,
+            access: None,
         }
     }
 

@@ -15,6 +15,8 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
+use crate::sanitizer::shadow::InitShadow;
+
 /// First device address of global memory.
 pub const GLOBAL_BASE: u64 = 0x0000_1000_0000_0000;
 /// Generic addresses of shared memory: `SHARED_WINDOW + offset`.
@@ -53,6 +55,11 @@ pub struct GlobalMemory {
     /// never-used part is exhausted, so that a dangling pointer keeps
     /// faulting as long as possible.
     free_ranges: Vec<(u64, u64)>,
+    /// Freed allocations whose space was not reused yet, sorted `[start,
+    /// end)` arena offsets: what a report of a dangling access names.
+    freed: Vec<(u64, u64)>,
+    /// Initcheck's written bits, when that check is on.
+    init: Option<InitShadow>,
 }
 
 /// Bytes per entry of the granule table (the allocation alignment).
@@ -83,6 +90,8 @@ impl GlobalMemory {
             allocations: Vec::new(),
             next: ALLOC_ALIGN,
             free_ranges: Vec::new(),
+            freed: Vec::new(),
+            init: None,
         }
     }
 
@@ -123,9 +132,13 @@ impl GlobalMemory {
                 self.free_ranges.remove(i);
             }
             self.fill(start, size, 0);
+            if let Some(init) = &self.init {
+                init.set(start, size, false);
+            }
             start
         };
         let end = start + size;
+        self.freed.retain(|f| f.1 <= start || f.0 >= start + span);
         let at = self.allocations.partition_point(|a| a.0 < start);
         self.allocations.insert(at, (start, end));
         self.mark(start, end, true);
@@ -140,6 +153,11 @@ impl GlobalMemory {
         };
         let (start, end) = self.allocations.remove(i);
         self.mark(start, end, false);
+        if let Some(init) = &self.init {
+            init.set(start, end - start, false);
+        }
+        let at = self.freed.partition_point(|f| f.0 < start);
+        self.freed.insert(at, (start, end));
         // The allocation and its gap become free space, merged with free
         // neighbours.
         let (lo, hi) = (start, end.next_multiple_of(ALLOC_ALIGN) + ALLOC_ALIGN);
@@ -190,6 +208,80 @@ impl GlobalMemory {
         let i = self.allocations.partition_point(|a| a.0 <= off);
         let (s, e) = *self.allocations.get(i.checked_sub(1)?)?;
         (off < e).then_some((GLOBAL_BASE + s, GLOBAL_BASE + e))
+    }
+
+    /// Turns initcheck's shadow on (every live allocation counts as
+    /// written: what was copied before is not known) or off.
+    pub fn set_initcheck(&mut self, on: bool) {
+        if on == self.init.is_some() {
+            return;
+        }
+        self.init = on.then(|| {
+            let s = InitShadow::new(self.capacity());
+            for &(a, e) in &self.allocations {
+                s.set(a, e - a, true);
+            }
+            s
+        });
+    }
+
+    /// Initcheck's written bits, when that check is on.
+    pub fn init_shadow(&self) -> Option<&InitShadow> {
+        self.init.as_ref()
+    }
+
+    /// What a refused access of `size` bytes at `addr` touched, as
+    /// memcheck reports it: the nearest allocation (live or freed) and the
+    /// distance to it.
+    pub fn describe(&self, addr: u64, size: u64) -> String {
+        let Some(off) = addr
+            .checked_sub(GLOBAL_BASE)
+            .filter(|&o| o < self.capacity())
+        else {
+            return "is out of bounds: not in device global memory".into();
+        };
+        let at = |o: u64| format!("{:#x}", GLOBAL_BASE + o);
+        let find = |v: &[(u64, u64)]| {
+            let i = v.partition_point(|a| a.0 <= off);
+            i.checked_sub(1).map(|i| v[i]).filter(|&(_, e)| off < e)
+        };
+        if let Some((s, e)) = find(&self.freed) {
+            return format!(
+                "is {} bytes inside a {}-byte allocation at {} that was freed (use after free)",
+                off - s,
+                e - s,
+                at(s)
+            );
+        }
+        if let Some((s, e)) = find(&self.allocations) {
+            return format!(
+                "is {} bytes inside a {}-byte allocation at {}, and the access runs {} bytes past its end",
+                off - s,
+                e - s,
+                at(s),
+                (off + size).saturating_sub(e)
+            );
+        }
+        let i = self.allocations.partition_point(|a| a.0 <= off);
+        let before = i.checked_sub(1).map(|i| self.allocations[i]);
+        let after = self.allocations.get(i).copied();
+        let after_end = before.map(|(_, e)| off - e);
+        let before_start = after.map(|(s, _)| s - off);
+        match (before, after) {
+            (Some((s, e)), _) if before_start.is_none_or(|b| after_end.unwrap() <= b) => format!(
+                "is out of bounds: {} bytes after the end of a {}-byte allocation at {}",
+                off - e,
+                e - s,
+                at(s)
+            ),
+            (_, Some((s, e))) => format!(
+                "is out of bounds: {} bytes before the start of a {}-byte allocation at {}",
+                s - off,
+                e - s,
+                at(s)
+            ),
+            _ => "is out of bounds: no device memory is allocated".into(),
+        }
     }
 
     /// Checks a guest access of `size` bytes at `addr`; returns the arena offset.
@@ -336,6 +428,9 @@ impl GlobalMemory {
             return Ok(());
         }
         let off = self.host_range(addr, data.len() as u64)?;
+        if let Some(init) = &self.init {
+            init.set(off, data.len() as u64, true);
+        }
         self.for_each_word(off, data.len() as u64, |at, i, n| {
             let mut word = [0u8; 8];
             word[..n].copy_from_slice(&data[i..i + n]);
@@ -384,6 +479,9 @@ impl GlobalMemory {
             return Ok(());
         }
         let off = self.host_range(addr, len)?;
+        if let Some(init) = &self.init {
+            init.set(off, len, true);
+        }
         self.fill(off, len, byte);
         Ok(())
     }
@@ -473,6 +571,56 @@ mod tests {
         assert!(m.free(a));
         assert_eq!(m.check(a, 4), Err(AccessFault::OutOfBounds));
         assert!(m.check(b, 8).is_ok());
+    }
+
+    #[test]
+    fn refused_addresses_are_described_against_the_allocations() {
+        let mut m = GlobalMemory::new(1 << 20);
+        let a = m.alloc(1024).unwrap();
+        let b = m.alloc(64).unwrap();
+        assert_eq!(
+            m.describe(a + 1028, 4),
+            format!("is out of bounds: 4 bytes after the end of a 1024-byte allocation at {a:#x}")
+        );
+        assert_eq!(
+            m.describe(b - 4, 4),
+            format!("is out of bounds: 4 bytes before the start of a 64-byte allocation at {b:#x}")
+        );
+        assert!(m
+            .describe(a + 1022, 4)
+            .contains("runs 2 bytes past its end"));
+        assert!(m.free(a));
+        assert_eq!(
+            m.describe(a + 8, 4),
+            format!("is 8 bytes inside a 1024-byte allocation at {a:#x} that was freed (use after free)")
+        );
+        assert!(m.describe(4, 4).contains("not in device global memory"));
+    }
+
+    #[test]
+    fn initcheck_bits_follow_copies_and_reuse() {
+        let mut m = GlobalMemory::new(8 << 10);
+        let kept = m.alloc(64).unwrap();
+        m.set_initcheck(true);
+        let s = |m: &GlobalMemory, a: u64, n| {
+            m.init_shadow().unwrap().first_unwritten(a - GLOBAL_BASE, n)
+        };
+        assert_eq!(s(&m, kept, 64), None, "live before the check: written");
+        let a = m.alloc(100).unwrap();
+        assert_eq!(s(&m, a, 4), Some(a - GLOBAL_BASE));
+        m.write_bytes(a, &[1; 10]).unwrap();
+        m.memset(a + 10, 0, 90).unwrap();
+        assert_eq!(s(&m, a, 100), None);
+        assert!(m.free(a));
+        // Exhaust the never-used arena, then reuse the freed space.
+        while m.alloc(512).is_some() {}
+        assert!(m.free(kept));
+        let r = m.alloc(64).unwrap();
+        assert_eq!(
+            s(&m, r, 64),
+            Some(r - GLOBAL_BASE),
+            "reused space starts unwritten"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 pub mod arena;
 pub mod args;
 pub mod heap;
+mod checked;
 pub mod memory;
 pub mod printf;
 pub mod timed;
@@ -65,6 +66,9 @@ pub struct Options {
     /// range is taken, the arena is placed anywhere
     /// ([`Device::unified_addresses`] says which).
     pub unified_addresses: bool,
+    /// The sanitizer's checks (none by default). A checked launch runs on
+    /// the interpreter and leaves its reports for [`Device::take_reports`].
+    pub checks: crate::sanitizer::Checks,
 }
 
 /// The environment variable that sets a launch's time limit in seconds
@@ -121,6 +125,7 @@ impl Default for Options {
             printf_buffer_bytes: 1 << 20,
             malloc_heap_bytes: heap::DEFAULT_HEAP_BYTES,
             unified_addresses: false,
+            checks: crate::sanitizer::Checks::default(),
         }
     }
 }
@@ -232,20 +237,25 @@ pub struct Device {
     /// The device heap, once a module that calls `malloc` or `free` is
     /// loaded.
     heap: Option<heap::DeviceHeap>,
+    /// The sanitizer's reports not yet taken.
+    reports: std::sync::Mutex<Vec<crate::sanitizer::Report>>,
 }
 
 impl Device {
     pub fn new(options: Options) -> Device {
+        let mut memory = if options.unified_addresses {
+            GlobalMemory::new_unified(options.arena_bytes)
+        } else {
+            GlobalMemory::new(options.arena_bytes)
+        };
+        memory.set_initcheck(options.checks.initcheck);
         Device {
-            memory: if options.unified_addresses {
-                GlobalMemory::new_unified(options.arena_bytes)
-            } else {
-                GlobalMemory::new(options.arena_bytes)
-            },
+            memory,
             modules: Vec::new(),
             options,
             timing_l2: std::sync::Mutex::new(None),
             heap: None,
+            reports: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -258,6 +268,7 @@ impl Device {
         self.options.watchdog_time = options.watchdog_time;
         self.options.stack_bytes = options.stack_bytes;
         self.options.printf_buffer_bytes = options.printf_buffer_bytes;
+        self.set_checks(options.checks);
         if self.heap.is_none() {
             // Like CUDA, the heap's size is fixed once a kernel uses it.
             self.options.malloc_heap_bytes = options.malloc_heap_bytes;
@@ -592,17 +603,31 @@ impl Device {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
-        let (code, compile_time) = self.code(lm, false)?;
+        // A launch with checks that need hooks runs on the interpreter,
+        // which calls them; memcheck alone needs none (see `checked`).
+        let checks = self.options.checks;
+        let san = checks.any().then(|| crate::sanitizer::Launch {
+            checks,
+            collector: Default::default(),
+        });
+        let (code, compile_time) = match checks.hooks() {
+            true => (None, Duration::ZERO),
+            false => self.code(lm, false)?,
+        };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicU64::new(u64::MAX);
         let printf = interp::PrintfBuffer::new(self.options.printf_buffer_bytes);
-        let ctx = self.launch_ctx(
+        let mut ctx = self.launch_ctx(
             lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
         );
+        ctx.sanitizer = san.as_ref().filter(|_| checks.hooks());
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = self.run_ctas(&ctx, 0..n);
+        if let Some(san) = san {
+            self.record_checked(lm, f, &cfg, san, results.fault.as_ref());
+        }
         let mut report = self.collect(lm, f, cfg.grid, results)?;
         report.printf_dropped = printf.dropped();
         report.elapsed = start.elapsed();
@@ -675,6 +700,7 @@ impl Device {
             zeroed_regs: &lm.zeroed_regs[kernel.index()],
             printf,
             heap: self.heap.as_ref(),
+            sanitizer: None,
         }
     }
 

@@ -288,6 +288,11 @@ impl Device {
         params: &[u8],
         t: &TimingOptions,
     ) -> Result<(LaunchReport, TimingReport), Error> {
+        if self.options.checks.any() {
+            return Err(Error::InvalidArgument(
+                "a timed launch runs no sanitizer checks: turn the checks off (Options::checks) or time without them".into(),
+            ));
+        }
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Regenerate the sanitizer test kernels: ptx-samples/sanitizer/<name>.cu to
+<name>.ptx with NVRTC 12.9 for compute_80 (-lineinfo, so reports name the
+CUDA line too). tests/sanitizer.rs runs the committed PTX.
+
+Usage: python3 ptx-samples/gen/gen_sanitizer.py
+Needs: pip install nvidia-cuda-nvrtc-cu12==12.9.86 (ptx-samples/gen/requirements.txt).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nvrtc  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIR = os.path.join(ROOT, "sanitizer")
+OPTIONS = ["--gpu-architecture=compute_80", "-std=c++17", "-lineinfo"]
+
+
+def main() -> None:
+    for name in sorted(n for n in os.listdir(DIR) if n.endswith(".cu")):
+        with open(os.path.join(DIR, name)) as f:
+            src = f.read()
+        # A fixed absolute program name keeps `.file` independent of where
+        # the script runs.
+        ptx = nvrtc.compile_to_ptx(src, f"/ptx-samples/sanitizer/{name}", OPTIONS)
+        out = os.path.join(DIR, name[:-3] + ".ptx")
+        with open(out, "w") as f:
+            f.write(ptx)
+        print(f"{name} -> {os.path.basename(out)} (NVRTC {nvrtc.version()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,210 @@
+//! The sanitizer's hooks in the interpreter: each decoded access of a
+//! checked launch goes to the global written bits (initcheck) or the CTA's
+//! shared-memory shadow (initcheck, racecheck); barriers and
+//! warp-synchronous ops are checked against their rules (synccheck). In an
+//! unchecked launch `Cta::san` is `None` and every hook returns at once.
+
+use std::cell::RefCell;
+
+use super::lanes::Place;
+use super::warp::Warp;
+use super::Cta;
+use crate::ir::{Op, OpKind, Space};
+use crate::runtime::memory::GLOBAL_BASE;
+use crate::sanitizer::shared::{SharedShadow, Who};
+use crate::sanitizer::{Access, Checks, CtaState, Finding, Rw, Site, SyncError};
+
+thread_local! {
+    /// Shadows of finished CTAs, reused by the next ones on this thread.
+    static SHADOWS: RefCell<Vec<SharedShadow>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A checked CTA's state, its shadow reused from an earlier CTA.
+pub(super) fn start_cta(checks: Checks, shared_len: usize) -> Box<CtaState> {
+    let mut shadow = SHADOWS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
+    shadow.reset(shared_len, checks.initcheck, checks.racecheck);
+    Box::new(CtaState {
+        shadow,
+        findings: Default::default(),
+    })
+}
+
+/// Hands a finished CTA's findings to the launch, its shadow to the pool.
+pub(super) fn finish_cta(cta: &mut Cta) {
+    let (Some(san), Some(launch)) = (cta.san.take(), cta.ctx.sanitizer) else {
+        return;
+    };
+    let CtaState { shadow, findings } = *san;
+    launch.collector.add(cta.linear(), findings);
+    SHADOWS.with(|s| s.borrow_mut().push(shadow));
+}
+
+impl Warp {
+    fn site(&self, op: &Op) -> Site {
+        Site {
+            func: self.frames.last().unwrap().func,
+            span: op.span,
+            loc: op.loc,
+        }
+    }
+
+    /// Counts an op of a checked launch: lanes of one op share its count.
+    #[inline]
+    pub(super) fn check_op(&mut self, cta: &Cta, op: &Op) {
+        if cta.san.is_some() {
+            self.san_instr = self.san_instr.wrapping_add(1);
+            if matches!(op.kind, OpKind::WarpSync) {
+                self.san_wsync = self.san_wsync.wrapping_add(1);
+            }
+        }
+    }
+
+    /// One lane's access of `size` bytes at a decoded place.
+    #[inline]
+    pub(super) fn check_access(
+        &self,
+        cta: &mut Cta,
+        op: &Op,
+        place: Place,
+        size: u64,
+        rw: Rw,
+        lane: usize,
+    ) {
+        let Some(san) = cta.san.as_deref_mut() else {
+            return;
+        };
+        let thread = self.index * 32 + lane as u32;
+        match place {
+            Place::Global(off) => {
+                let Some(init) = cta.ctx.memory.init_shadow() else {
+                    return;
+                };
+                match rw {
+                    Rw::Write => init.set(off, size, true),
+                    Rw::Read => {
+                        if init.first_unwritten(off, size).is_some() {
+                            san.findings.add(Finding::Uninitialized {
+                                space: Space::Global,
+                                addr: GLOBAL_BASE + off,
+                                size: size as u32,
+                                access: Access {
+                                    rw,
+                                    thread,
+                                    site: self.site(op),
+                                },
+                            });
+                        }
+                    }
+                }
+            }
+            Place::Shared(at) => {
+                let who = Who {
+                    thread,
+                    wsync: self.san_wsync,
+                    instr: self.san_instr,
+                    site: self.site(op),
+                };
+                match rw {
+                    Rw::Read => san.shadow.read(at, size as usize, &who, &mut san.findings),
+                    Rw::Write => san.shadow.write(at, size as usize, &who, &mut san.findings),
+                }
+            }
+            Place::Local(_) | Place::KernelParam(_) => {}
+        }
+    }
+
+    /// One lane's atomic of `size` bytes: its bytes count as written.
+    #[inline]
+    pub(super) fn check_atomic(&self, cta: &mut Cta, place: Place, size: u64) {
+        let Some(san) = cta.san.as_deref_mut() else {
+            return;
+        };
+        match place {
+            Place::Global(off) => {
+                if let Some(init) = cta.ctx.memory.init_shadow() {
+                    init.set(off, size, true);
+                }
+            }
+            Place::Shared(at) => san.shadow.atomic(at, size as usize),
+            _ => {}
+        }
+    }
+
+    fn sync_finding(&self, cta: &mut Cta, op: &Op, lane: u32, error: SyncError, message: String) {
+        let site = self.site(op);
+        if let Some(san) = cta.san.as_deref_mut() {
+            san.findings.add(Finding::Sync {
+                error,
+                message,
+                access: Access {
+                    rw: Rw::Read,
+                    thread: self.index * 32 + lane,
+                    site,
+                },
+            });
+        }
+    }
+
+    /// Synccheck of a CTA barrier with a thread count: the count must be a
+    /// multiple of the warp size and at least the threads arrived so far.
+    pub(super) fn check_barrier(
+        &self,
+        cta: &mut Cta,
+        op: &Op,
+        lane: u32,
+        count: u32,
+        arrived: u32,
+    ) {
+        if !cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck) {
+            return;
+        }
+        if count % 32 != 0 {
+            let msg =
+                format!("barrier thread count {count} is not a multiple of the warp size (32)");
+            self.sync_finding(cta, op, lane, SyncError::CountNotWarpMultiple, msg);
+        } else if arrived > count {
+            let msg = format!(
+                "barrier thread count {count} is smaller than the {arrived} threads arriving at it"
+            );
+            self.sync_finding(cta, op, lane, SyncError::CountBelowArrivals, msg);
+        }
+    }
+
+    /// Synccheck of a warp-synchronous op (`shfl.sync`, `vote.sync`,
+    /// `match.sync`, `redux.sync`, `bar.warp.sync`): each executing lane's
+    /// member mask must name that lane, and every live lane it names must
+    /// execute the op with it.
+    pub(super) fn check_member_mask(&self, cta: &mut Cta, op: &Op, mask: u32) {
+        if !cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck) {
+            return;
+        }
+        let src = match op.kind {
+            OpKind::Shfl { .. } => 3,
+            OpKind::Vote { .. } | OpKind::Match { .. } | OpKind::Redux { .. } => 1,
+            OpKind::WarpSync => 0,
+            _ => return,
+        };
+        let Some(s) = op.srcs.get(src) else {
+            return;
+        };
+        let live = self.valid & !self.exited;
+        for lane in (0..32u32).filter(|l| mask & (1 << l) != 0) {
+            let members = self.read(cta, s, lane as usize) as u32;
+            if members & (1 << lane) == 0 {
+                let msg = format!(
+                    "member mask {members:#010x} of a warp-synchronous instruction does not include the executing lane {lane}"
+                );
+                self.sync_finding(cta, op, lane, SyncError::MaskMissesLanes, msg);
+                return;
+            }
+            let absent = members & live & !mask;
+            if absent != 0 {
+                let msg = format!(
+                    "member mask {members:#010x} names lanes {absent:#010x} that do not execute this warp-synchronous instruction (executing: {mask:#010x})"
+                );
+                self.sync_finding(cta, op, lane, SyncError::MaskNamesAbsentLanes, msg);
+                return;
+            }
+        }
+    }
+}

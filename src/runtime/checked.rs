@@ -1,0 +1,237 @@
+//! Checked launches (the sanitizer, `Options::checks`): the device's
+//! checks and its reports so far, and turning a launch's findings and
+//! memcheck faults into located [`Report`]s.
+//!
+//! A launch with racecheck, initcheck or synccheck runs on the
+//! interpreter, which calls the sanitizer's hooks (`interp::check`); the
+//! JIT does not call them yet, so such a launch never runs compiled code.
+//! Memcheck alone needs no hook: device memory refuses every access
+//! outside a live allocation on both engines (compiled code through the
+//! granule table), and the fault names the refused access, which is
+//! described here against the allocations; so memcheck runs on the
+//! launch's engine, the JIT by default. An unchecked launch pays nothing:
+//! no shadow exists, and the hooks see `None`.
+
+use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use super::{Device, LoadedModule};
+use crate::front::Span;
+use crate::interp::{Fault, FaultKind};
+use crate::ir::{self, Space};
+use crate::sanitizer::{self, Access, Checks, Finding, Located, Report, ReportKind, Rw};
+
+impl Device {
+    /// The checks launches run.
+    pub fn checks(&self) -> Checks {
+        self.options.checks
+    }
+
+    /// Chooses the checks of later launches. Turning initcheck on counts
+    /// every live allocation as written (earlier copies are not known).
+    pub fn set_checks(&mut self, checks: Checks) {
+        self.options.checks = checks;
+        self.memory.set_initcheck(checks.initcheck);
+    }
+
+    /// The reports of the checked launches since the last call, in launch
+    /// order (within a launch: grid order, then the order found).
+    pub fn take_reports(&self) -> Vec<Report> {
+        std::mem::take(&mut *self.reports.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// A report of device memory never freed (memcheck's leak check: the
+    /// driver library calls this for each allocation live at exit).
+    pub fn leak_report(addr: u64, size: u64) -> Report {
+        Report {
+            kind: ReportKind::Leak,
+            space: "global",
+            size,
+            address: addr,
+            detail: String::new(),
+            kernel: String::new(),
+            block: [0; 3],
+            access: None,
+            other: None,
+        }
+    }
+
+    /// Records the reports of a finished checked launch: its findings up to
+    /// the faulting CTA, then (memcheck) the fault of an access that device
+    /// memory refused.
+    pub(super) fn record_checked(
+        &self,
+        lm: &LoadedModule,
+        f: &ir::Function,
+        cfg: &super::LaunchConfig,
+        launch: sanitizer::Launch,
+        fault: Option<&(u64, Fault)>,
+    ) {
+        let [gx, gy, _] = cfg.grid;
+        let mut out = Vec::new();
+        for (linear, finding) in launch.collector.into_sorted(fault.map(|(i, _)| *i)) {
+            let block = super::cta_id(linear, gx, gy);
+            out.push(self.finding_report(lm, f, cfg.block, block, finding));
+        }
+        if let (true, Some((i, fault))) = (launch.checks.memcheck, fault) {
+            let block = super::cta_id(*i, gx, gy);
+            if let Some(r) = self.fault_report(lm, f, block, fault) {
+                out.push(r);
+            }
+        }
+        if !out.is_empty() {
+            let mut reports = self.reports.lock().unwrap_or_else(|e| e.into_inner());
+            reports.extend(out);
+        }
+    }
+
+    fn finding_report(
+        &self,
+        lm: &LoadedModule,
+        f: &ir::Function,
+        block_dim: [u32; 3],
+        block: [u32; 3],
+        finding: Finding,
+    ) -> Report {
+        let here = |a: &Access| locate(lm, a.rw, tid(a.thread, block_dim), a.site.span, a.site.loc);
+        let base = |kind, space, size: u32, address, detail: String, access: &Access| Report {
+            kind,
+            space,
+            size: size as u64,
+            address,
+            detail,
+            kernel: f.name.clone(),
+            block,
+            access: Some(here(access)),
+            other: None,
+        };
+        match finding {
+            Finding::Uninitialized {
+                space,
+                addr,
+                size,
+                access,
+            } => {
+                let detail = match space {
+                    Space::Shared => "(shared memory offset, never written in this block)".into(),
+                    _ => match self.memory.allocation_of(addr) {
+                        Some((s, e)) => format!(
+                            "is {} bytes inside a {}-byte allocation at {s:#x}, never written",
+                            addr - s,
+                            e - s
+                        ),
+                        None => String::new(),
+                    },
+                };
+                let space = sanitizer::space_name(space);
+                base(
+                    ReportKind::UninitializedRead,
+                    space,
+                    size,
+                    addr,
+                    detail,
+                    &access,
+                )
+            }
+            Finding::Race {
+                hazard,
+                offset,
+                size,
+                first,
+                second,
+            } => {
+                let mut r = base(
+                    ReportKind::Race(hazard),
+                    "shared",
+                    size,
+                    offset,
+                    String::new(),
+                    &second,
+                );
+                r.other = Some(here(&first));
+                r
+            }
+            Finding::Sync {
+                error,
+                message,
+                access,
+            } => base(ReportKind::Sync(error), "", 0, 0, message, &access),
+        }
+    }
+
+    fn fault_report(
+        &self,
+        lm: &LoadedModule,
+        f: &ir::Function,
+        block: [u32; 3],
+        fault: &Fault,
+    ) -> Option<Report> {
+        let a = fault.access?;
+        let kind = match fault.kind {
+            FaultKind::IllegalAddress => ReportKind::InvalidAccess(a.rw),
+            FaultKind::MisalignedAddress => ReportKind::MisalignedAccess(a.rw),
+            _ => return None,
+        };
+        let space = match a.space {
+            Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a.addr) => {
+                Space::Shared
+            }
+            Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a.addr) => {
+                Space::Local
+            }
+            Space::Generic | Space::Const => Space::Global,
+            s => s,
+        };
+        let detail = match (kind, space) {
+            (ReportKind::MisalignedAccess(_), _) => {
+                format!("is misaligned for a {}-byte access", a.size)
+            }
+            (_, Space::Global) => self.memory.describe(a.addr, a.size),
+            _ => "is out of bounds".into(),
+        };
+        Some(Report {
+            kind,
+            space: sanitizer::space_name(space),
+            size: a.size,
+            address: a.addr,
+            detail,
+            kernel: f.name.clone(),
+            block,
+            access: Some(locate(lm, a.rw, fault.thread, fault.span, fault.loc)),
+            other: None,
+        })
+    }
+}
+
+/// `%tid` of linear thread `t` in a block of `dim`.
+fn tid(t: u32, dim: [u32; 3]) -> [u32; 3] {
+    let [bx, by, _] = dim;
+    [t % bx, (t / bx) % by, t / (bx * by)]
+}
+
+/// An access located in the PTX and the high-level source.
+fn locate(
+    lm: &LoadedModule,
+    rw: Rw,
+    thread: [u32; 3],
+    span: Span,
+    loc: Option<(u32, u32)>,
+) -> Located {
+    let lc = lm.source.line_col(span.start as usize);
+    let source_location = loc.map(|(file, line)| {
+        let name = lm
+            .ir
+            .files
+            .iter()
+            .find(|f| f.0 == file)
+            .map(|f| f.1.as_str())
+            .unwrap_or("?");
+        format!("{name}:{line}")
+    });
+    Located {
+        rw,
+        thread,
+        location: lm.source.location(span),
+        line: lc.line as u32,
+        source_line: lm.source.line_text(lc.line).trim().to_string(),
+        source_location,
+    }
+}
