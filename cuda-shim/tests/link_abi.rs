@@ -213,7 +213,11 @@ fn fake_cudadevrt() -> PathBuf {
         .as_bytes(),
     );
     a.extend(index);
-    let dir = std::env::temp_dir().join(format!("warpjit-link-abi-{}", std::process::id()));
+    // A directory per call: the tests run in parallel and would otherwise
+    // read each other's half-written file.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("warpjit-link-abi-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("libcudadevrt.a");
     std::fs::write(&path, a).unwrap();

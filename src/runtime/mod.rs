@@ -9,8 +9,8 @@
 
 pub mod arena;
 pub mod args;
-pub mod heap;
 mod checked;
+pub mod heap;
 pub mod memory;
 pub mod printf;
 pub mod timed;
