@@ -19,6 +19,7 @@ use super::*;
 use warpjit::front::link::{self, LinkError, LinkProblem};
 
 /// `CUjit_option`s the linker reads (the others are accepted and ignored).
+pub(crate) const JIT_MAX_REGISTERS: c_int = 0;
 const JIT_INFO_LOG_BUFFER: c_int = 3;
 const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
 const JIT_ERROR_LOG_BUFFER: c_int = 5;
@@ -44,6 +45,8 @@ pub(crate) struct Link {
     /// `CU_JIT_ERROR_LOG_BUFFER` and its size (address, bytes).
     error_log: Option<(usize, usize)>,
     info_log: Option<(usize, usize)>,
+    /// `CU_JIT_MAX_REGISTERS`: the image's kernels get `.maxnreg`.
+    max_registers: Option<u32>,
 }
 
 impl Link {
@@ -61,6 +64,8 @@ impl Link {
                 JIT_ERROR_LOG_BUFFER_SIZE_BYTES => error_size = v,
                 JIT_INFO_LOG_BUFFER => info = v,
                 JIT_INFO_LOG_BUFFER_SIZE_BYTES => info_size = v,
+                // The value is the number itself, in the pointer's place.
+                JIT_MAX_REGISTERS => link.max_registers = Some(v as u32),
                 _ => {}
             }
         }
@@ -143,6 +148,10 @@ impl Link {
             .collect();
         match link::link_ptx(&inputs) {
             Ok(text) => {
+                let text = match self.max_registers {
+                    Some(n) => with_maxnreg(&text, n),
+                    None => text,
+                };
                 self.image = text.into_bytes();
                 self.image.push(0);
                 if let Some((buf, size)) = self.info_log {
@@ -433,5 +442,43 @@ mod tests {
         );
         assert!(link.add(INPUT_CUBIN, b"\x7fELF", "k.cubin").is_err());
         assert!(link.add(INPUT_LIBRARY, b"not an archive", "lib.a").is_err());
+    }
+}
+
+/// `text` with a `.maxnreg n` directive on every `.entry` that has none:
+/// the `CU_JIT_MAX_REGISTERS` option of a link or a module load, as the
+/// PTX directive that says the same to ptxas (and to warpjit's register
+/// estimate, `timing::regs`).
+pub(crate) fn with_maxnreg(text: &str, n: u32) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(at) = rest.find(".entry") {
+        // The body starts at the first `{` after the entry's header.
+        let Some(brace) = rest[at..].find('{') else {
+            break;
+        };
+        let header = &rest[..at + brace];
+        out.push_str(header);
+        if !header[at..].contains(".maxnreg") {
+            out.push_str(&format!(".maxnreg {n}\n"));
+        }
+        rest = &rest[at + brace..];
+        // Past this `{`.
+        out.push('{');
+        rest = &rest[1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod maxnreg_tests {
+    #[test]
+    fn every_entry_gets_the_bound_once() {
+        let ptx = ".visible .entry a(\n.param .u64 p\n)\n{\nret;\n}\n.entry b()\n.maxnreg 20\n{\nret;\n}\n.func c()\n{\nret;\n}\n";
+        let out = super::with_maxnreg(ptx, 38);
+        assert_eq!(out.matches(".maxnreg 38").count(), 1, "{out}");
+        assert_eq!(out.matches(".maxnreg 20").count(), 1, "{out}");
+        assert!(out.contains(")\n.maxnreg 38\n{"), "{out}");
     }
 }

@@ -81,11 +81,45 @@ pub unsafe extern "C" fn cuModuleLoadData(module: *mut Handle, image: *const c_v
 pub unsafe extern "C" fn cuModuleLoadDataEx(
     module: *mut Handle,
     image: *const c_void,
-    _n: c_uint,
-    _options: *mut c_int,
-    _values: *mut *mut c_void,
+    n: c_uint,
+    options: *mut c_int,
+    values: *mut *mut c_void,
 ) -> CUresult {
-    cuModuleLoadData(module, image)
+    // CU_JIT_MAX_REGISTERS (its value in the pointer's place) bounds the
+    // kernels' registers as `.maxnreg` does; other options are accepted
+    // and ignored.
+    let mut max_registers = None;
+    if !options.is_null() && !values.is_null() {
+        for i in 0..n as usize {
+            if *options.add(i) == link::JIT_MAX_REGISTERS {
+                max_registers = Some(*values.add(i) as usize as u32);
+            }
+        }
+    }
+    let Some(max) = max_registers else {
+        return cuModuleLoadData(module, image);
+    };
+    if image.is_null() {
+        return INVALID_VALUE;
+    }
+    done(need_context().and_then(|()| {
+        with_state(|s| {
+            let bytes = image_bytes(image);
+            // A text image comes with its NUL; a binary one is its magic.
+            let text = match bytes.split_last() {
+                Some((0, text)) => std::str::from_utf8(text).ok(),
+                _ => None,
+            };
+            let h = match text {
+                Some(text) => {
+                    let text = link::with_maxnreg(text, max);
+                    load_image(s, "module.ptx", text.as_bytes())?
+                }
+                None => load_image(s, "module.ptx", bytes)?,
+            };
+            out(module, h as Handle)
+        })
+    }))
 }
 
 #[no_mangle]

@@ -395,3 +395,134 @@ fn link_errors_come_back_in_the_error_log() {
     // Nothing to link.
     assert_eq!(linker.complete().0, 1, "CUDA_ERROR_INVALID_VALUE");
 }
+
+/// `CU_JIT_MAX_REGISTERS` (given to `cuLinkCreate` or `cuModuleLoadDataEx`)
+/// bounds a kernel's `CU_FUNC_ATTRIBUTE_NUM_REGS`, as ptxas's
+/// `-maxrregcount` does (numba's `max_registers`).
+#[test]
+fn the_max_registers_option_bounds_num_regs() {
+    let lib = library();
+    context(&lib);
+    let create = sym!(lib, b"cuLinkCreate_v2", LinkCreate);
+    let add = sym!(lib, b"cuLinkAddData_v2", LinkAddData);
+    let complete = sym!(lib, b"cuLinkComplete", LinkComplete);
+    let destroy = sym!(lib, b"cuLinkDestroy", unsafe extern "C" fn(Handle) -> u32);
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let load_ex = sym!(
+        lib,
+        b"cuModuleLoadDataEx",
+        unsafe extern "C" fn(
+            *mut Handle,
+            *const c_void,
+            c_uint,
+            *mut c_int,
+            *mut *mut c_void,
+        ) -> u32
+    );
+    let get_fn = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let attr = sym!(
+        lib,
+        b"cuFuncGetAttribute",
+        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
+    );
+    let name = CString::new("link_kernel").unwrap();
+    // CU_FUNC_ATTRIBUTE_NUM_REGS of link_kernel in a module.
+    let regs = |module: Handle| {
+        let mut f: Handle = std::ptr::null_mut();
+        let mut n: c_int = 0;
+        // SAFETY: out-pointers to locals; a loaded module.
+        unsafe {
+            assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
+            assert_eq!(attr(&mut n, 4, f), 0);
+        }
+        n
+    };
+    let kernel = sample("two_files/kernel.ptx");
+    let util = sample("two_files/util.ptx");
+    let linked = |max: Option<usize>| {
+        let mut options = [0 as c_int]; // CU_JIT_MAX_REGISTERS
+        let mut values = [std::ptr::without_provenance_mut::<c_void>(max.unwrap_or(0))];
+        let count = max.is_some() as c_uint;
+        let mut state: Handle = std::ptr::null_mut();
+        let mut module: Handle = std::ptr::null_mut();
+        // SAFETY: one option and value; the inputs outlive the calls; the
+        // image lives until cuLinkDestroy, after the module is loaded.
+        unsafe {
+            assert_eq!(
+                create(count, options.as_mut_ptr(), values.as_mut_ptr(), &mut state),
+                0
+            );
+            for (data, n) in [(&kernel, "kernel.ptx"), (&util, "util.ptx")] {
+                let n = CString::new(n).unwrap();
+                let p = data.as_ptr() as *mut c_void;
+                assert_eq!(
+                    add(
+                        state,
+                        PTX,
+                        p,
+                        data.len(),
+                        n.as_ptr(),
+                        0,
+                        std::ptr::null_mut(),
+                        std::ptr::null_mut()
+                    ),
+                    0
+                );
+            }
+            let (mut image, mut size): (*mut c_void, usize) = (std::ptr::null_mut(), 0);
+            assert_eq!(complete(state, &mut image, &mut size), 0);
+            assert_eq!(load(&mut module, image), 0);
+            assert_eq!(destroy(state), 0);
+        }
+        regs(module)
+    };
+    let free = linked(None);
+    assert!(free > 8, "link_kernel's estimate: {free} registers");
+    assert_eq!(linked(Some(8)), 8, "bounded by the link option");
+    assert_eq!(
+        linked(Some(255)),
+        free,
+        "a bound above the estimate changes nothing"
+    );
+    // The same option at module load (NVRTC's mandelbrot).
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptx-samples/cuda/mandelbrot/kernel.compute_80.ptx");
+    let mut text = std::fs::read(&path).unwrap();
+    text.push(0);
+    let mandelbrot = CString::new("mandelbrot").unwrap();
+    let regs_of = |max: Option<usize>| {
+        let mut options = [0 as c_int];
+        let mut values = [std::ptr::without_provenance_mut::<c_void>(max.unwrap_or(0))];
+        let (mut module, mut f): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let mut n: c_int = 0;
+        // SAFETY: one option and value; a NUL-terminated image; out-pointers to locals.
+        unsafe {
+            let image = text.as_ptr() as *const c_void;
+            let count = max.is_some() as c_uint;
+            assert_eq!(
+                load_ex(
+                    &mut module,
+                    image,
+                    count,
+                    options.as_mut_ptr(),
+                    values.as_mut_ptr()
+                ),
+                0
+            );
+            assert_eq!(get_fn(&mut f, module, mandelbrot.as_ptr()), 0);
+            assert_eq!(attr(&mut n, 4, f), 0);
+        }
+        n
+    };
+    let free = regs_of(None);
+    assert!(free > 8, "mandelbrot's estimate: {free} registers");
+    assert_eq!(regs_of(Some(8)), 8);
+}

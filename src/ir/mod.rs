@@ -234,6 +234,8 @@ pub struct Function {
     /// `.reqntid` / `.maxntid`, if declared.
     pub reqntid: Option<[u32; 3]>,
     pub maxntid: Option<[u32; 3]>,
+    /// `.maxnreg`, if declared: the registers per thread ptxas may use.
+    pub maxnreg: Option<u32>,
     pub span: Span,
 }
 

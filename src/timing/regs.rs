@@ -7,7 +7,8 @@
 //! constant-bank operands), plus two it keeps beside the program's values.
 //! The 4/5 was fitted on the corpus against ptxas 12.9; the error there
 //! (mean |relative error| 24%, 94% of kernels within 50%) is checked by
-//! `tests/timing_regs.rs` and stated in `docs/timing-model.md`.
+//! `tests/timing_regs.rs` and stated in `docs/timing-model.md`. A kernel's
+//! `.maxnreg` bounds the estimate, as it bounds what ptxas allocates.
 
 use cranelift_codegen::entity::EntityRef;
 
@@ -84,7 +85,12 @@ pub fn estimate(module: &Module, k: FuncId) -> u32 {
             }
         }
     }
-    (peak * 4 / 5 + 2).clamp(8, 255)
+    let estimate = (peak * 4 / 5 + 2).clamp(8, 255);
+    // ptxas meets a `.maxnreg` bound by spilling.
+    match module.functions[k].maxnreg {
+        Some(max) => estimate.min(max.max(1)),
+        None => estimate,
+    }
 }
 
 /// Registers per thread of `kernel` from a ptxas `-v` log (the line

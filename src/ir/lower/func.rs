@@ -111,6 +111,10 @@ pub(crate) fn new_function(
             ast::FunctionAttribute::Maxntid(v) => Some(v),
             _ => None,
         }),
+        maxnreg: f.attributes.iter().find_map(|a| match a {
+            ast::FunctionAttribute::Maxnreg(n) => Some(*n),
+            _ => None,
+        }),
         span: f.span,
     }
 }
