@@ -106,6 +106,52 @@ fn out_of_bounds_access_names_kernel_block_thread_and_line() {
 }
 
 #[test]
+fn rounded_allocations_let_small_overruns_through_as_a_gpu_does() {
+    // Buffers of 100 floats (400 bytes, rounded up to 512 as on a GPU)
+    // and n = 128: threads 100-127 read and write the padding. With exact
+    // bounds, or with memcheck on, thread 100 faults; past the rounding,
+    // every mode faults.
+    for engine in [
+        warpjit::runtime::Engine::Interp,
+        warpjit::runtime::Engine::Jit,
+    ] {
+        let run = |round: bool, memcheck: bool, n: u32| {
+            let mut options = Options {
+                arena_bytes: 64 << 20,
+                engine,
+                round_allocations: round,
+                ..Options::default()
+            };
+            options.checks.memcheck = memcheck;
+            let mut dev = Device::new(options);
+            let m = dev
+                .load_ptx("vector_add.ptx", &sample_ptx("vector_add"))
+                .unwrap();
+            let k = dev.kernel(m, None).unwrap();
+            let p = vector_add_params(&mut dev, m, 400, n);
+            dev.launch(m, k, cfg(1, 256), &p)
+        };
+        assert!(run(true, false, 128).is_ok(), "{engine:?}: rounded");
+        let e = launch_error(run(false, false, 128));
+        assert_eq!(
+            (e.kind, e.thread),
+            (FaultKind::IllegalAddress, [100, 0, 0]),
+            "{engine:?}"
+        );
+        assert!(
+            run(true, true, 128).is_err(),
+            "{engine:?}: memcheck keeps exact bounds"
+        );
+        let e = launch_error(run(true, false, 256));
+        assert_eq!(
+            (e.kind, e.thread),
+            (FaultKind::IllegalAddress, [128, 0, 0]),
+            "{engine:?}"
+        );
+    }
+}
+
+#[test]
 fn misaligned_access_is_reported() {
     let mut dev = device();
     let m = dev

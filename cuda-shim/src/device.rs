@@ -25,6 +25,8 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             // Device pointers are host pointers too: managed and mapped
             // host memory (runtime/arena.rs).
             unified_addresses: true,
+            // Allocations rounded up as a GPU's are (exact under memcheck).
+            round_allocations: true,
             ..Options::default()
         };
         if let Ok(text) = std::env::var("WARPJIT_DEVICE_MEMORY") {

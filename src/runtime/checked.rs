@@ -30,6 +30,8 @@ impl Device {
     pub fn set_checks(&mut self, checks: Checks) {
         self.options.checks = checks;
         self.memory.set_initcheck(checks.initcheck);
+        self.memory
+            .set_rounded(self.options.round_allocations && !checks.memcheck);
     }
 
     /// The reports of the checked launches since the last call, in launch

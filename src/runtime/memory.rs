@@ -60,6 +60,9 @@ pub struct GlobalMemory {
     freed: Vec<(u64, u64)>,
     /// Initcheck's written bits, when that check is on.
     init: Option<InitShadow>,
+    /// Accesses may reach up to the end of an allocation's last granule
+    /// ([`GlobalMemory::set_rounded`]).
+    rounded: bool,
 }
 
 /// Bytes per entry of the granule table (the allocation alignment).
@@ -92,6 +95,7 @@ impl GlobalMemory {
             free_ranges: Vec::new(),
             freed: Vec::new(),
             init: None,
+            rounded: false,
         }
     }
 
@@ -141,7 +145,7 @@ impl GlobalMemory {
         self.freed.retain(|f| f.1 <= start || f.0 >= start + span);
         let at = self.allocations.partition_point(|a| a.0 < start);
         self.allocations.insert(at, (start, end));
-        self.mark(start, end, true);
+        self.mark(start, self.bound(end), true);
         Some(GLOBAL_BASE + start)
     }
 
@@ -200,6 +204,34 @@ impl GlobalMemory {
     /// clamp its index instead of testing it.
     pub fn granules(&self) -> &[u16] {
         &self.granules
+    }
+
+    /// Rounds every allocation, for accesses, up to the end of its last
+    /// 256-byte granule, as a GPU's allocations are rounded up (a small
+    /// overrun reads or writes the padding instead of faulting); off, an
+    /// access must lie inside the bytes allocated. Allocations stay
+    /// separated by a free granule either way. The driver library turns
+    /// this on unless memcheck is on (`Options::round_allocations`).
+    pub fn set_rounded(&mut self, on: bool) {
+        if on == self.rounded {
+            return;
+        }
+        self.rounded = on;
+        for i in 0..self.allocations.len() {
+            let (start, end) = self.allocations[i];
+            self.mark(start, end.next_multiple_of(GRANULE), false);
+            self.mark(start, self.bound(end), true);
+        }
+    }
+
+    /// Where accesses to an allocation ending at arena offset `end` stop.
+    #[inline]
+    fn bound(&self, end: u64) -> u64 {
+        if self.rounded {
+            end.next_multiple_of(GRANULE)
+        } else {
+            end
+        }
     }
 
     /// The live allocation `[start, end)` (device addresses) containing `addr`.
@@ -303,7 +335,7 @@ impl GlobalMemory {
         let Some(&(_, e)) = i.checked_sub(1).and_then(|i| self.allocations.get(i)) else {
             return Err(AccessFault::OutOfBounds);
         };
-        if off.checked_add(size).is_none_or(|end| end > e) {
+        if off.checked_add(size).is_none_or(|end| end > self.bound(e)) {
             return Err(AccessFault::OutOfBounds);
         }
         if addr % size.clamp(1, 32) != 0 {
@@ -550,6 +582,26 @@ mod tests {
         }
         let big = m.alloc(12000).unwrap();
         assert_eq!(m.check(big + 11996, 4), Ok(big + 11996 - GLOBAL_BASE));
+    }
+
+    #[test]
+    fn rounded_allocations_reach_the_end_of_their_last_granule() {
+        let mut m = GlobalMemory::new(1 << 20);
+        let a = m.alloc(100).unwrap();
+        m.set_rounded(true);
+        let b = m.alloc(300).unwrap();
+        for (p, end) in [(a, 256), (b, 512)] {
+            assert!(m.check(p + end - 4, 4).is_ok(), "{end}");
+            assert_eq!(m.check(p + end, 4), Err(AccessFault::OutOfBounds));
+            assert_eq!(
+                m.granules()[((p - GLOBAL_BASE + end - 1) / GRANULE) as usize],
+                256
+            );
+        }
+        m.set_rounded(false);
+        assert_eq!(m.check(a + 100, 4), Err(AccessFault::OutOfBounds));
+        assert_eq!(m.check(b + 300, 4), Err(AccessFault::OutOfBounds));
+        assert!(m.check(b + 296, 4).is_ok());
     }
 
     #[test]

@@ -151,6 +151,7 @@ impl Device {
             GlobalMemory::new(options.arena_bytes)
         };
         memory.set_initcheck(options.checks.initcheck);
+        memory.set_rounded(options.round_allocations && !options.checks.memcheck);
         Device {
             memory,
             modules: Vec::new(),

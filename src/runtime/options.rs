@@ -42,6 +42,13 @@ pub struct Options {
     /// range is taken, the arena is placed anywhere
     /// ([`Device::unified_addresses`] says which).
     pub unified_addresses: bool,
+    /// Round allocations up to 256 bytes for accesses, as a GPU's are
+    /// (a small overrun of an allocation then reads or writes padding
+    /// instead of faulting), except while memcheck is on
+    /// (`GlobalMemory::set_rounded`). The driver library turns it on, for
+    /// programs that run on GPUs; the CLI and the library default to exact
+    /// bounds, which report every overrun.
+    pub round_allocations: bool,
     /// The sanitizer's checks (none by default). A checked launch runs on
     /// the interpreter and leaves its reports for [`Device::take_reports`].
     pub checks: crate::sanitizer::Checks,
@@ -101,6 +108,7 @@ impl Default for Options {
             printf_buffer_bytes: 1 << 20,
             malloc_heap_bytes: heap::DEFAULT_HEAP_BYTES,
             unified_addresses: false,
+            round_allocations: false,
             checks: crate::sanitizer::Checks::default(),
         }
     }
