@@ -10,60 +10,16 @@
 //! captures replay as graphs.
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
-use std::path::PathBuf;
 
 use libloading::{Library, Symbol};
 
-type Handle = *mut c_void;
-/// `cuLaunchKernel`.
-type Launch = unsafe extern "C" fn(
-    Handle,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    Handle,
-    *mut *mut c_void,
-    *mut *mut c_void,
-) -> u32;
-
-/// The shared library cargo built for this test run.
-fn library() -> Library {
-    let exe = std::env::current_exe().unwrap();
-    // target/<profile>/deps/c_abi-…: the cdylib is built beside it (and
-    // uplifted to target/<profile>/ by a plain build).
-    let deps = exe.parent().unwrap();
-    let path = [
-        deps.join("libcuda.so"),
-        deps.parent().unwrap().join("libcuda.so"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .expect("libcuda.so is built with the tests");
-    // SAFETY: loading our own cdylib; its initializers are Rust statics.
-    unsafe { Library::new(&path) }.unwrap()
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::*;
 
 fn floats(b: &[u8]) -> Vec<f32> {
     b.chunks(4)
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
         .collect()
-}
-
-macro_rules! sym {
-    ($lib:expr, $name:expr, $ty:ty) => {{
-        // SAFETY: the symbol has the C signature of cuda.h.
-        #[allow(unused_unsafe)]
-        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
-        s
-    }};
 }
 
 #[test]

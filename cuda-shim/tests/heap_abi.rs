@@ -4,50 +4,10 @@
 //! output (`ptx-samples/heap/device_malloc.ptx`) whose threads `malloc`
 //! until the heap set here is used up.
 
-use std::ffi::{c_int, c_uint, c_void, CString};
-use std::path::PathBuf;
+use std::ffi::{c_int, c_void, CString};
 
-use libloading::{Library, Symbol};
-
-type Handle = *mut c_void;
-
-/// The shared library cargo built for this test run (as in `c_abi.rs`).
-fn library() -> Library {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let path = [
-        deps.join("libcuda.so"),
-        deps.parent().unwrap().join("libcuda.so"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .expect("libcuda.so is built with the tests");
-    // SAFETY: loading our own cdylib; its initializers are Rust statics.
-    unsafe { Library::new(&path) }.unwrap()
-}
-
-macro_rules! sym {
-    ($lib:expr, $name:expr, $ty:ty) => {{
-        // SAFETY: the symbol has the C signature of cuda.h.
-        #[allow(unused_unsafe)]
-        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
-        s
-    }};
-}
-
-type Launch = unsafe extern "C" fn(
-    Handle,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    Handle,
-    *mut *mut c_void,
-    *mut *mut c_void,
-) -> u32;
+mod common;
+use common::*;
 
 const MALLOC_HEAP_SIZE: c_int = 2;
 const INVALID_VALUE: u32 = 1;
@@ -55,13 +15,7 @@ const INVALID_VALUE: u32 = 1;
 #[test]
 fn the_heap_size_limit_sets_the_device_heap_until_a_module_uses_it() {
     let lib = library();
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    context(&lib);
     let get_limit = sym!(
         lib,
         b"cuCtxGetLimit",
@@ -95,11 +49,9 @@ fn the_heap_size_limit_sets_the_device_heap_until_a_module_uses_it() {
         unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
     );
 
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ptx-samples/heap/device_malloc.ptx");
+    let path = repo().join("ptx-samples/heap/device_malloc.ptx");
     let ptx = CString::new(std::fs::read(&path).unwrap()).unwrap();
     let name = CString::new("exhaust").unwrap();
-    let mut ctx: Handle = std::ptr::null_mut();
     let (mut module, mut func): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
     let mut got: u64 = 0;
     let mut limit = 0usize;
@@ -107,9 +59,6 @@ fn the_heap_size_limit_sets_the_device_heap_until_a_module_uses_it() {
     // SAFETY: every pointer is to a live local; the kernel's parameters
     // are an `int*` and an `unsigned long long`, as `exhaust` declares.
     unsafe {
-        assert_eq!(init(0), 0);
-        assert_eq!(retain(&mut ctx, 0), 0);
-        assert_eq!(set_current(ctx), 0);
         assert_eq!(get_limit(&mut limit, MALLOC_HEAP_SIZE), 0);
         assert_eq!(limit, 8 << 20, "CUDA's default heap");
         assert_eq!(set_limit(MALLOC_HEAP_SIZE, 1 << 20), 0);

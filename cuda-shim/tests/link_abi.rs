@@ -9,39 +9,16 @@
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::path::PathBuf;
 
-use libloading::{Library, Symbol};
+use libloading::Library;
 
-type Handle = *mut c_void;
-
-/// The shared library cargo built for this test run (as in `c_abi.rs`).
-fn library() -> Library {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let path = [
-        deps.join("libcuda.so"),
-        deps.parent().unwrap().join("libcuda.so"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .expect("libcuda.so is built with the tests");
-    // SAFETY: loading our own cdylib; its initializers are Rust statics.
-    unsafe { Library::new(&path) }.unwrap()
-}
+mod common;
+use common::*;
 
 fn sample(path: &str) -> Vec<u8> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../ptx-samples/link")
         .join(path);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-macro_rules! sym {
-    ($lib:expr, $name:expr, $ty:ty) => {{
-        // SAFETY: the symbol has the C signature of cuda.h.
-        #[allow(unused_unsafe)]
-        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
-        s
-    }};
 }
 
 type LinkCreate = unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> u32;
@@ -64,20 +41,6 @@ type LinkAddFile = unsafe extern "C" fn(
     *mut *mut c_void,
 ) -> u32;
 type LinkComplete = unsafe extern "C" fn(Handle, *mut *mut c_void, *mut usize) -> u32;
-type Launch = unsafe extern "C" fn(
-    Handle,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    Handle,
-    *mut *mut c_void,
-    *mut *mut c_void,
-) -> u32;
-
 const PTX: c_uint = 1;
 const CUBIN: c_uint = 0;
 const FATBINARY: c_uint = 2;
@@ -166,24 +129,6 @@ impl Drop for Linker<'_> {
         );
         // SAFETY: a live link state.
         assert_eq!(unsafe { destroy(self.state) }, 0);
-    }
-}
-
-/// cuInit and the primary context made current.
-fn context(lib: &Library) {
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
-    let mut ctx: Handle = std::ptr::null_mut();
-    // SAFETY: out-pointers to locals.
-    unsafe {
-        assert_eq!(init(0), 0);
-        assert_eq!(retain(&mut ctx, 0), 0);
-        assert_eq!(set_current(ctx), 0);
     }
 }
 

@@ -8,46 +8,8 @@
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 use std::path::PathBuf;
 
-use libloading::{Library, Symbol};
-
-type Handle = *mut c_void;
-type Launch = unsafe extern "C" fn(
-    Handle,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    Handle,
-    *mut *mut c_void,
-    *mut *mut c_void,
-) -> u32;
-
-/// The shared library cargo built for this test run.
-fn library() -> Library {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let path = [
-        deps.join("libcuda.so"),
-        deps.parent().unwrap().join("libcuda.so"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .expect("libcuda.so is built with the tests");
-    // SAFETY: loading our own cdylib.
-    unsafe { Library::new(&path) }.unwrap()
-}
-
-macro_rules! sym {
-    ($lib:expr, $name:expr, $ty:ty) => {{
-        // SAFETY: the symbol has the C signature of cuda.h.
-        #[allow(unused_unsafe)]
-        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
-        s
-    }};
-}
+mod common;
+use common::*;
 
 /// The role a child process plays (unset in the parent).
 const ROLE: &str = "WARPJIT_TEST_SANITIZER_ROLE";

@@ -6,60 +6,14 @@
 //! host fills and reads through those pointers directly, with no copy.
 
 use std::ffi::{c_int, c_uint, c_void, CString};
-use std::path::PathBuf;
 
-use libloading::{Library, Symbol};
-
-type Handle = *mut c_void;
-
-/// The shared library cargo built for this test run (as in `c_abi.rs`).
-fn library() -> Library {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let path = [
-        deps.join("libcuda.so"),
-        deps.parent().unwrap().join("libcuda.so"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .expect("libcuda.so is built with the tests");
-    // SAFETY: loading our own cdylib; its initializers are Rust statics.
-    unsafe { Library::new(&path) }.unwrap()
-}
-
-macro_rules! sym {
-    ($lib:expr, $name:expr, $ty:ty) => {{
-        // SAFETY: the symbol has the C signature of cuda.h.
-        #[allow(unused_unsafe)]
-        let s: Symbol<$ty> = unsafe { $lib.get($name) }.unwrap();
-        s
-    }};
-}
-
-type Launch = unsafe extern "C" fn(
-    Handle,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    c_uint,
-    Handle,
-    *mut *mut c_void,
-    *mut *mut c_void,
-) -> u32;
+mod common;
+use common::*;
 
 #[test]
 fn kernels_and_the_host_share_managed_and_mapped_memory() {
     let lib = library();
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    context(&lib);
     let load = sym!(
         lib,
         b"cuModuleLoadData",
@@ -109,8 +63,7 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
         unsafe extern "C" fn(*mut c_void) -> u32
     );
 
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
+    let path = repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
     let ptx = CString::new(std::fs::read(&path).unwrap()).unwrap();
     let name = CString::new("_Z5saxpyifPKfPf").unwrap();
     let n: c_int = 1000;
@@ -118,10 +71,6 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
     // SAFETY: every pointer passed is to a live local or to memory the
     // library returned, used within its size (n floats).
     unsafe {
-        let mut ctx: Handle = std::ptr::null_mut();
-        assert_eq!(init(0), 0);
-        assert_eq!(retain(&mut ctx, 0), 0);
-        assert_eq!(set_current(ctx), 0);
         let (mut module, mut f): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
         assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
         assert_eq!(get_function(&mut f, module, name.as_ptr()), 0);
