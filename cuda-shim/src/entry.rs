@@ -3,7 +3,8 @@
 
 use super::*;
 use super::{
-    capture::*, context::*, device::*, launch::*, link::*, memory::*, module::*, stream::*,
+    capture::*, context::*, device::*, host_memory::*, launch::*, link::*, memory::*, module::*,
+    stream::*,
 };
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {

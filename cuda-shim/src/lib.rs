@@ -21,6 +21,7 @@ mod context;
 mod device;
 mod entry;
 mod errors;
+mod host_memory;
 mod launch;
 mod link;
 mod memory;
