@@ -6,6 +6,7 @@
 //! issued before it, as on the interpreter, which runs op by op.
 
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, Options, TimingOptions};
+use warpjit::timing::arch::InstructionOrder;
 use warpjit::timing::Arch;
 
 /// Warp 1 stores 7 to `flag` after two dependent ops; warp 0 loads `flag`
@@ -67,7 +68,11 @@ fn seen_by_the_load(engine: Engine) -> u32 {
         block: [64, 1, 1],
         shared_bytes: 0,
     };
-    let t = TimingOptions::new(Arch::builtin("sm_80").unwrap());
+    // In PTX order: the compiler's (`ir::schedule`) would hoist the load
+    // above the chain, ahead of the other warp's store.
+    let mut arch = Arch::builtin("sm_80").unwrap();
+    arch.scheduler.instruction_order = InstructionOrder::Ptx;
+    let t = TimingOptions::new(arch);
     dev.launch_timed(m, k, cfg, &params, &t).unwrap();
     let mut bytes = [0u8; 4];
     dev.read(out, &mut bytes).unwrap();

@@ -17,6 +17,7 @@ pub mod cfg;
 pub mod liveness;
 pub mod lower;
 pub mod ops;
+pub mod schedule;
 pub mod slots;
 pub mod text;
 pub mod uniform;

@@ -50,14 +50,9 @@ struct LoadedModule {
     global_addrs: Vec<u64>,
     /// Compiled on the first JIT launch, then reused.
     compiled: OnceLock<Result<jit::CompiledModule, String>>,
-    /// The build for timed launches (`jit::compile_for` with `timing`).
-    compiled_timing: OnceLock<Result<jit::CompiledModule, String>>,
-    /// The timing model's instruction table, built on the first timed launch.
-    timing_program: OnceLock<crate::timing::program::Program>,
-    /// The same with SASS costs, for the table (its PTX hash and
-    /// architecture) it was built from.
-    sass_program:
-        std::sync::Mutex<Option<(String, std::sync::Arc<crate::timing::program::Program>)>>,
+    /// What timed launches use, per instruction order (PTX, compiler),
+    /// built on the first such launch.
+    timed: [OnceLock<timed::TimedBuild>; 2],
     /// Per function: the registers warps must start with at zero.
     zeroed_regs: Vec<Vec<ir::Reg>>,
 }
@@ -246,9 +241,7 @@ impl Device {
             ir,
             global_addrs,
             compiled: OnceLock::new(),
-            compiled_timing: OnceLock::new(),
-            timing_program: OnceLock::new(),
-            sass_program: std::sync::Mutex::new(None),
+            timed: [OnceLock::new(), OnceLock::new()],
             zeroed_regs,
         });
         Ok(ModuleId(self.modules.len() - 1))
@@ -515,7 +508,7 @@ impl Device {
         });
         let (code, compile_time) = match checks.hooks() {
             true => (None, Duration::ZERO),
-            false => self.code(lm, false)?,
+            false => self.code(lm)?,
         };
         let start = Instant::now();
         let budget = AtomicU64::new(self.options.watchdog_instructions);
@@ -539,24 +532,29 @@ impl Device {
     }
 
     /// The compiled code launches use (none with the interpreter), compiled
-    /// on first use, and how long compiling took now. `timing` asks for the
-    /// timing driver's build (see `jit::compile_for`).
+    /// on first use, and how long compiling took now.
     fn code<'a>(
         &self,
         lm: &'a LoadedModule,
+    ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
+        self.compiled(&lm.ir, &lm.global_addrs, &lm.compiled, false)
+    }
+
+    /// `ir` compiled into `cell` on first use (`timing`: the timing
+    /// driver's build, see `jit::compile_for`); none with the interpreter.
+    fn compiled<'a>(
+        &self,
+        ir: &ir::Module,
+        global_addrs: &[u64],
+        cell: &'a OnceLock<Result<jit::CompiledModule, String>>,
         timing: bool,
     ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
         let mut compile_time = Duration::ZERO;
         if self.options.engine == Engine::Interp {
             return Ok((None, compile_time));
         }
-        let cell = if timing {
-            &lm.compiled_timing
-        } else {
-            &lm.compiled
-        };
         let compiled = cell.get_or_init(|| {
-            let c = jit::compile_for(&lm.ir, &lm.global_addrs, timing).map_err(|e| e.to_string());
+            let c = jit::compile_for(ir, global_addrs, timing).map_err(|e| e.to_string());
             if let Ok(c) = &c {
                 compile_time = c.compile_time;
             }

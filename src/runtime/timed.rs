@@ -7,13 +7,15 @@
 //! normal launch, untimed, and the cycles are extrapolated.
 
 use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use super::{cta_id, Device, LaunchConfig, LaunchReport, Merged, ModuleId};
+use super::{cta_id, Device, LaunchConfig, LaunchReport, LoadedModule, Merged, ModuleId};
 use crate::error::Error;
 use crate::interp::{self, Access, AccessKind, Cta, Fault, Position, Warp};
-use crate::ir::{FuncId, OpKind, Space, Terminator};
+use crate::ir::{self, FuncId, OpKind, Space, Terminator};
+use crate::jit;
+use crate::timing::arch::InstructionOrder;
 use crate::timing::costs::{self, SassTable};
 use crate::timing::exec::{CtaExec, GridExec, MemAccess, MemSpace, Next, Pos, StepOut};
 use crate::timing::memory::Kind;
@@ -71,6 +73,37 @@ impl TimingOptions {
             run_ahead: true,
             keep_l2: false,
         }
+    }
+}
+
+/// What timed launches in one instruction order use: the module in that
+/// order, its timing build, and its instruction tables.
+pub(super) struct TimedBuild {
+    /// The module with each block in the compiler's order
+    /// (`ir::schedule`); `None`: the PTX order (the loaded module).
+    scheduled: Option<ir::Module>,
+    compiled: OnceLock<Result<jit::CompiledModule, String>>,
+    program: OnceLock<Program>,
+    /// The table with SASS costs, for the SASS table (its PTX hash and
+    /// architecture) it was built from.
+    sass_program: Mutex<Option<(String, Arc<Program>)>>,
+}
+
+impl TimedBuild {
+    fn new(lm: &LoadedModule, order: InstructionOrder) -> TimedBuild {
+        TimedBuild {
+            scheduled: match order {
+                InstructionOrder::Ptx => None,
+                InstructionOrder::Compiler => Some(ir::schedule::schedule(&lm.ir)),
+            },
+            compiled: OnceLock::new(),
+            program: OnceLock::new(),
+            sass_program: Mutex::new(None),
+        }
+    }
+
+    fn ir<'a>(&'a self, lm: &'a LoadedModule) -> &'a ir::Module {
+        self.scheduled.as_ref().unwrap_or(&lm.ir)
     }
 }
 
@@ -352,9 +385,20 @@ impl Device {
         } else {
             arch
         };
-        let (code, mut compile_time) = self.code(lm, true)?;
-        // The instruction table is the module's, built on its first timed
-        // launch and counted as compilation, not as the timed launch.
+        // The module in the preset's instruction order, its timing build and
+        // its instruction table, built on its first timed launch and
+        // counted as compilation, not as the timed launch.
+        let order = arch.scheduler.instruction_order;
+        let mut compile_time = std::time::Duration::ZERO;
+        let build = lm.timed[order as usize].get_or_init(|| {
+            let built = Instant::now();
+            let b = TimedBuild::new(lm, order);
+            compile_time += built.elapsed();
+            b
+        });
+        let timed_ir = build.ir(lm);
+        let (code, jit_time) = self.compiled(timed_ir, &lm.global_addrs, &build.compiled, true)?;
+        compile_time += jit_time;
         let source = &lm.source;
         let line_of = |offset: u32| source.line_col(offset as usize).line as u32;
         let sass_program;
@@ -363,13 +407,13 @@ impl Device {
             Costs::Ptx(why) => (None, format!("PTX ({why})")),
             Costs::Sass(table) => {
                 let key = format!("{} {}", table.ptx_hash, table.arch);
-                let mut cached = lm.sass_program.lock().unwrap_or_else(|e| e.into_inner());
+                let mut cached = build.sass_program.lock().unwrap_or_else(|e| e.into_inner());
                 sass_program = match cached.as_ref() {
                     Some((k, p)) if *k == key => p.clone(),
                     _ => {
                         let built = Instant::now();
-                        let mut p = Program::build(&lm.ir, &line_of);
-                        costs::apply(&lm.ir, &mut p, table, &crate::jit::plan::is_deferrable);
+                        let mut p = Program::build(timed_ir, &line_of);
+                        costs::apply(timed_ir, &mut p, table, &crate::jit::plan::is_deferrable);
                         compile_time += built.elapsed();
                         let p = Arc::new(p);
                         *cached = Some((key, p.clone()));
@@ -381,9 +425,9 @@ impl Device {
         };
         let program = match program {
             Some(p) => p,
-            None => lm.timing_program.get_or_init(|| {
+            None => build.program.get_or_init(|| {
                 let built = Instant::now();
-                let p = Program::build(&lm.ir, &line_of);
+                let p = Program::build(timed_ir, &line_of);
                 compile_time += built.elapsed();
                 p
             }),
@@ -392,9 +436,10 @@ impl Device {
         let budget = AtomicU64::new(self.options.watchdog_instructions);
         let cancel = AtomicU64::new(u64::MAX);
         let printf = interp::PrintfBuffer::new(self.options.printf_buffer_bytes);
-        let ctx = self.launch_ctx(
+        let mut ctx = self.launch_ctx(
             lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
         );
+        ctx.module = timed_ir;
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let per_wave = occ.active_blocks_per_sm as u64 * arch.chip.sm_count as u64;
@@ -449,7 +494,7 @@ impl Device {
         let mut results = grid.outputs;
         if max_ctas < n {
             // The CTAs past the sample run untimed, as in a normal launch.
-            let (code, _) = self.code(lm, false)?;
+            let (code, _) = self.code(lm)?;
             let rest = self.launch_ctx(
                 lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
             );

@@ -81,6 +81,22 @@ pub struct Scheduler {
     /// scheduler runs at half the processor clock (Tesla, Fermi).
     #[serde(default = "one")]
     pub issue_interval: u32,
+    /// The order a warp's instructions issue in (default `ptx`).
+    #[serde(default)]
+    pub instruction_order: InstructionOrder,
+}
+
+/// The order in which a warp issues a basic block's instructions.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum InstructionOrder {
+    /// As written in the PTX (the notes' examples: the program is the
+    /// machine code).
+    #[default]
+    Ptx,
+    /// As ptxas schedules it (`ir::schedule`: loads hoisted ahead of their
+    /// uses, independent chains interleaved).
+    Compiler,
 }
 
 /// How global accesses coalesce into memory transactions.
@@ -653,6 +669,7 @@ mod tests {
         let keys = [
             "block_launch_cycles",
             "issue_interval",
+            "instruction_order",
             "l1_shared_unified_kib",
             "shared_bank_width_bytes",
             "shared_half_warp",
