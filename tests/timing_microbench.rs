@@ -281,3 +281,48 @@ fn latency_hiding_knee_follows_littles_law() {
         );
     }
 }
+
+/// Cycles per warp-instruction of `int_fp32_mix` (four warps of
+/// independent integer and FP32 chains) in the steady state: the
+/// difference between 8 and 4 outer iterations.
+fn mix_cycles_per_instruction(b: &mut Bench, arch: &Arch) -> f64 {
+    let fout = b.dev.alloc(128 * 4).unwrap();
+    let iout = b.dev.alloc(128 * 4).unwrap();
+    let r = |iters: i32| {
+        b.run(
+            arch,
+            "int_fp32_mix",
+            128,
+            &[
+                KernelArg::Ptr(fout),
+                KernelArg::Ptr(iout),
+                KernelArg::F32(1.0001),
+                KernelArg::I32(iters),
+            ],
+        )
+    };
+    let (four, eight) = (r(4), r(8));
+    (eight.cycles - four.cycles) as f64 / (eight.warp_instructions - four.warp_instructions) as f64
+}
+
+#[test]
+fn integer_and_fp32_instructions_share_the_cores_before_volta() {
+    let mut b = Bench::new();
+    // G80: one scheduler issuing every other cycle to eight SPs that take
+    // four cycles per warp-instruction, integer or FP32 alike: four cycles
+    // each. With separate integer units, the integer ones (two of every
+    // three instructions: `xor`, `add` per FMA) would take 8 cycles of 3
+    // instructions.
+    let g80 = Arch::builtin("sm_10").unwrap();
+    assert!(!g80.units.same_pipe.is_empty());
+    let shared = mix_cycles_per_instruction(&mut b, &g80);
+    let mut separate = g80.clone();
+    separate.units.same_pipe.clear();
+    let apart = mix_cycles_per_instruction(&mut b, &separate);
+    assert!(
+        (3.8..4.2).contains(&shared) && (2.5..2.9).contains(&apart),
+        "G80: {shared:.2} cycles per instruction on shared cores, {apart:.2} on separate ones"
+    );
+    // Volta on: separate INT32 and FP32 units.
+    assert!(Arch::builtin("sm_70").unwrap().units.same_pipe.is_empty());
+}

@@ -51,3 +51,28 @@ extern "C" __global__ void fma_throughput(float *data, float a, float b, int ite
   }
   data[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
+
+// Independent integer and FP32 chains, interleaved (four of each, eight
+// steps unrolled): before Volta both kinds run on the same CUDA cores, so
+// a warp-instruction of either takes the cores for the same dispatch time;
+// from Volta on they issue to separate INT32 and FP32 units.
+extern "C" __global__ void int_fp32_mix(float *fout, int *iout, float a, int iters) {
+  const int t = threadIdx.x;
+  int i0 = t, i1 = t + 1, i2 = t + 2, i3 = t + 3;
+  float f0 = t, f1 = t + 1.0f, f2 = t + 2.0f, f3 = t + 3.0f;
+  for (int n = 0; n < iters; n++) {
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      i0 = (i0 ^ 0x5bd1e995) + 0x1b873593;
+      f0 = fmaf(f0, a, 1.0f);
+      i1 = (i1 ^ 0x5bd1e995) + 0x1b873593;
+      f1 = fmaf(f1, a, 1.0f);
+      i2 = (i2 ^ 0x5bd1e995) + 0x1b873593;
+      f2 = fmaf(f2, a, 1.0f);
+      i3 = (i3 ^ 0x5bd1e995) + 0x1b873593;
+      f3 = fmaf(f3, a, 1.0f);
+    }
+  }
+  iout[blockIdx.x * blockDim.x + t] = i0 + i1 + i2 + i3;
+  fout[blockIdx.x * blockDim.x + t] = f0 + f1 + f2 + f3;
+}

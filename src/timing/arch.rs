@@ -141,6 +141,11 @@ pub struct Units {
     pub ls: f64,
     pub control: f64,
     pub tensor: f64,
+    /// Groups of classes whose instructions run on the same units (an
+    /// instruction of one keeps the units busy for all): before Volta,
+    /// integer and FP32 instructions share the CUDA cores.
+    #[serde(default)]
+    pub same_pipe: Vec<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -322,6 +327,27 @@ impl UnitClass {
 }
 
 impl Units {
+    /// Per class, the index of the units it books: its own, or the first
+    /// class of its `same_pipe` group.
+    pub fn pipes(&self) -> [u8; 8] {
+        let mut pipe = [0u8; 8];
+        for c in UnitClass::ALL {
+            pipe[c as usize] = c as u8;
+        }
+        for group in &self.same_pipe {
+            let members: Vec<UnitClass> = group
+                .iter()
+                .filter_map(|n| UnitClass::ALL.into_iter().find(|c| c.name() == n))
+                .collect();
+            if let Some(first) = members.first() {
+                for c in &members {
+                    pipe[*c as usize] = *first as u8;
+                }
+            }
+        }
+        pipe
+    }
+
     pub fn of(&self, c: UnitClass) -> f64 {
         match c {
             UnitClass::Int => self.int,
@@ -494,6 +520,18 @@ impl Arch {
         }
         for c in UnitClass::ALL {
             positive(&format!("units.{}", c.name()), self.units.of(c))?;
+        }
+        let mut grouped = Vec::new();
+        for name in self.units.same_pipe.iter().flatten() {
+            if !UnitClass::ALL.iter().any(|c| c.name() == name) {
+                return Err(format!(
+                    "units.same_pipe: `{name}` is not a unit class (int, fp32, fp64, fp16, sfu, ls, control, tensor)"
+                ));
+            }
+            if grouped.contains(&name) {
+                return Err(format!("units.same_pipe: `{name}` is in two groups"));
+            }
+            grouped.push(name);
         }
         let m = &self.memory;
         for (what, v) in [
@@ -670,6 +708,7 @@ mod tests {
             "block_launch_cycles",
             "issue_interval",
             "instruction_order",
+            "same_pipe",
             "l1_shared_unified_kib",
             "shared_bank_width_bytes",
             "shared_half_warp",
@@ -738,6 +777,11 @@ mod tests {
                 && e.message.contains("occupancy.max_warps_per_sm = 96"),
             "{e}"
         );
+        let text = Arch::builtin_text("sm_61")
+            .unwrap()
+            .replace(r#"same_pipe = [["int", "fp32"]]"#, r#"same_pipe = [["int", "fp23"]]"#);
+        let e = Arch::from_toml("p.toml", &text).unwrap_err();
+        assert!(e.message.contains("`fp23` is not a unit class"), "{e}");
         let e = Arch::from_toml("y.toml", "name = 3").unwrap_err();
         assert!(e.to_string().starts_with("y.toml: "), "{e}");
     }

@@ -222,7 +222,7 @@ impl Model<'_> {
             self.book_folded(ctx, now, latency, from_mem);
             return;
         }
-        let unit = &mut sched.units[ic.class as usize & 7];
+        let unit = sched.unit_mut(ic.class as usize);
         if dispatch > 1 {
             unit.busy_until = now + dispatch as u64;
             unit.cycle = now;

@@ -41,7 +41,10 @@ pub(super) struct Sched {
     pub last: Option<usize>,
     /// The last cycle this scheduler issued in.
     pub issued_at: u64,
-    pub units: [UnitState; 8],
+    /// Per unit class, its units (`Units::pipes`: classes sharing units
+    /// book the same state).
+    pipe: [u8; 8],
+    units: [UnitState; 8],
     /// The stall this scheduler has been in since `stall_since` (with the
     /// instruction it is charged to, `usize::MAX` for none).
     pub stall_since: u64,
@@ -50,8 +53,9 @@ pub(super) struct Sched {
 }
 
 impl Sched {
-    pub fn new() -> Sched {
+    pub fn new(pipe: [u8; 8]) -> Sched {
         Sched {
+            pipe,
             ready: [0; 8],
             classes: 0,
             class: [0; 64],
@@ -156,10 +160,21 @@ impl Sched {
         all
     }
 
+    /// The units an instruction of `class` books.
+    #[inline]
+    pub fn unit(&self, class: usize) -> &UnitState {
+        &self.units[self.pipe[class & 7] as usize & 7]
+    }
+
+    #[inline]
+    pub fn unit_mut(&mut self, class: usize) -> &mut UnitState {
+        &mut self.units[self.pipe[class & 7] as usize & 7]
+    }
+
     /// Whether a unit of `class` can take an instruction at `now`.
     #[inline]
     pub fn unit_free(&self, class: usize, now: u64, per_cycle: u32) -> bool {
-        let u = &self.units[class & 7];
+        let u = self.unit(class);
         u.busy_until <= now && (u.cycle != now || u.used < per_cycle)
     }
 
@@ -173,7 +188,7 @@ impl Sched {
         while classes != 0 {
             let c = classes.trailing_zeros() as usize & 7;
             classes &= classes - 1;
-            let unit = self.units[c];
+            let unit = *self.unit(c);
             if unit.busy_until > now {
                 *wake = (*wake).min(unit.busy_until);
             } else if unit.cycle == now && unit.used >= per_cycle[c] {

@@ -463,7 +463,8 @@ impl Model<'_> {
             sm.warps = (0..self.arch.occupancy.max_warps_per_sm)
                 .map(|_| None)
                 .collect();
-            sm.scheds = (0..n_sched).map(|_| Sched::new()).collect();
+            let pipes = self.arch.units.pipes();
+            sm.scheds = (0..n_sched).map(|_| Sched::new(pipes)).collect();
             sm.wake = vec![u64::MAX; n_sched];
         }
         let mut exec = grid.start(linear);

@@ -98,7 +98,7 @@ impl Model<'_> {
             } else {
                 ctx.ready_at
             };
-            let busy = sm.scheds[s].units[ic.class as usize & 7].busy_until;
+            let busy = sm.scheds[s].unit(ic.class as usize).busy_until;
             let at = ready.max(busy);
             if at >= rival {
                 // A rival issues first: the run goes on with it when it is
@@ -240,7 +240,7 @@ impl Model<'_> {
         if ctx.state != WState::Ready || ctx.ic.cost == 0 {
             return None;
         }
-        let at = r.max(sched.units[ctx.ic.class as usize & 7].busy_until);
+        let at = r.max(sched.unit(ctx.ic.class as usize).busy_until);
         debug_assert!(at > last);
         if at >= solo_ready || sched.waiting_ready_by(at, local) {
             return None;
