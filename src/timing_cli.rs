@@ -39,7 +39,7 @@ pub struct TimingArgs {
     /// Also write the diagram as a self-contained HTML/SVG page.
     #[arg(long, value_name = "PATH")]
     pub diagram_html: Option<PathBuf>,
-    /// Issue costs: `sass` (ptxas's instructions per PTX line: ptxas and nvdisasm, else the sidecar FILE.ptx.sass.json), `ptx` (the PTX's), `auto` (SASS where available).
+    /// Issue costs: `sass` (ptxas's instructions per PTX line: ptxas and nvdisasm, else the sidecar FILE.ptx.sass.json), `ptx` (the PTX's), `auto` (SASS where available, from Fermi on: for the Tesla generation the PTX model).
     #[arg(long, value_enum, default_value_t = CostArg::Auto)]
     pub costs: CostArg,
 }
@@ -109,10 +109,17 @@ impl TimingArgs {
             CostArg::Sass => sass::CostMode::Sass,
             CostArg::Ptx => sass::CostMode::Ptx,
         };
-        let found = sass::resolve(Some(ptx), text, mode)?;
-        t.costs = match found.table {
-            Some(table) => Costs::Sass(Arc::new(table)),
-            None => Costs::Ptx(found.note),
+        t.costs = if mode == sass::CostMode::Auto && !t.arch.sm80_sass_applies() {
+            Costs::Ptx(format!(
+                "auto: sm_80's SASS does not stand for CC {}'s machine code",
+                t.arch.compute_capability
+            ))
+        } else {
+            let found = sass::resolve(Some(ptx), text, mode)?;
+            match found.table {
+                Some(table) => Costs::Sass(Arc::new(table)),
+                None => Costs::Ptx(found.note),
+            }
         };
         t.sample_waves = self.sample_waves;
         if let Some(n) = self.regs {

@@ -180,3 +180,32 @@ fn ptxas_log_gives_the_registers() {
     assert_eq!(v["occupancy"]["regs_source"], "ptxas log");
     let _ = std::fs::remove_file(&out);
 }
+
+#[test]
+fn auto_costs_take_the_sass_from_fermi_on_and_ptx_for_tesla() {
+    let dir = std::env::temp_dir().join(format!("warpjit-cli-auto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let costs = |preset: &str| {
+        let o = warpjit()
+            .args(saxpy(&dir.join("y.bin")))
+            .args(["--timing", preset])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        err.lines()
+            .find(|l| l.trim_start().starts_with("costs:"))
+            .unwrap_or_else(|| panic!("no costs line: {err}"))
+            .to_string()
+    };
+    // The sample's committed sidecar serves sm_80 and Fermi; the G80
+    // preset takes the PTX model and says why.
+    assert!(costs("sm_80").contains("SASS sm_80"));
+    assert!(costs("sm_20").contains("SASS sm_80"));
+    let g80 = costs("sm_10");
+    assert!(
+        g80.contains("PTX (auto: sm_80's SASS does not stand for CC 1.0"),
+        "{g80}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -649,6 +649,19 @@ impl Arch {
         Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
     }
 
+    /// Whether ptxas's sm_80 SASS (the sidecars', and what `warpjit sass`
+    /// makes: ptxas 12.9 emits nothing older) stands for this GPU's machine
+    /// code well enough for `--costs auto`: from Fermi on (CC 2.0, the
+    /// load/store ISA later generations extend), not for the Tesla
+    /// generation, whose ISA takes shared-memory operands in arithmetic,
+    /// has no wide loads, and multiplies 32-bit integers in several
+    /// instructions. On the fidelity table the PTX model fits Tesla better
+    /// (37.8% against 41.0% MAPE over its 22 rows) and sm_80's SASS fits
+    /// Fermi better (25.7% against 28.6%; no difference from Kepler on).
+    pub fn sm80_sass_applies(&self) -> bool {
+        self.cc().is_ok_and(|(major, _)| major >= 2)
+    }
+
     /// The occupancy rules' view of this preset: NVIDIA's rules for its
     /// compute capability, with the preset's limits.
     pub fn limits(&self) -> GpuLimits {
@@ -777,9 +790,10 @@ mod tests {
                 && e.message.contains("occupancy.max_warps_per_sm = 96"),
             "{e}"
         );
-        let text = Arch::builtin_text("sm_61")
-            .unwrap()
-            .replace(r#"same_pipe = [["int", "fp32"]]"#, r#"same_pipe = [["int", "fp23"]]"#);
+        let text = Arch::builtin_text("sm_61").unwrap().replace(
+            r#"same_pipe = [["int", "fp32"]]"#,
+            r#"same_pipe = [["int", "fp23"]]"#,
+        );
         let e = Arch::from_toml("p.toml", &text).unwrap_err();
         assert!(e.message.contains("`fp23` is not a unit class"), "{e}");
         let e = Arch::from_toml("y.toml", "name = 3").unwrap_err();

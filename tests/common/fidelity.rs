@@ -525,8 +525,12 @@ impl Session {
                 Some(regs) if l.timed => {
                     let mut t = TimingOptions::new(arch.clone());
                     t.regs = regs.map(|n| (n, "run".to_string()));
-                    if let Some(c) = self.costs.get(&run.ptx) {
-                        t.costs = c.clone();
+                    // As `--costs auto`: the sidecar where sm_80's SASS
+                    // stands for the preset's machine code.
+                    match self.costs.get(&run.ptx) {
+                        Some(c) if arch.sm80_sass_applies() => t.costs = c.clone(),
+                        Some(_) => t.costs = Costs::Ptx("auto: Tesla's ISA".into()),
+                        None => {}
                     }
                     // Warm-up launches leave their L2 to the measured one.
                     t.keep_l2 = l.warmup > 0;
