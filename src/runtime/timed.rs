@@ -2,8 +2,10 @@
 //! warp issues, and executes it then through the warp driver's single-step
 //! interface ([`interp::Warp::step`]), on the JIT's timing build (pieces
 //! that start at every memory access and clock read, no regions) or on the
-//! interpreter. Results are those of a normal launch; `%clock` reads the
-//! modeled cycle. With sampling, CTAs past the simulated waves run as in a
+//! interpreter. The module runs in the preset's instruction order: the
+//! PTX's, or the compiler's (`ir::schedule`, a copy of the module built on
+//! the first such launch). Results are those of a normal launch; `%clock`
+//! reads the modeled cycle. With sampling, CTAs past the simulated waves run as in a
 //! normal launch, untimed, and the cycles are extrapolated.
 
 use std::sync::atomic::AtomicU64;
