@@ -237,9 +237,31 @@ impl SharedShadow {
         }
     }
 
-    /// An atomic on `[off, off + len)`: its bytes count as written.
-    pub fn atomic(&mut self, off: usize, len: usize) {
+    /// An atomic on `[off, off + len)`: one that reads the old value (all
+    /// but an exchange) is a read of bytes that must have been written
+    /// (initcheck); then its bytes count as written. Racecheck ignores
+    /// atomics.
+    pub fn atomic(
+        &mut self,
+        off: usize,
+        len: usize,
+        reads: bool,
+        who: &Who,
+        out: &mut CtaFindings,
+    ) {
         if let Some(w) = &mut self.written {
+            if reads && (off..off + len).any(|b| w[b / 64] & (1 << (b % 64)) == 0) {
+                out.add(Finding::Uninitialized {
+                    space: Space::Shared,
+                    addr: off as u64,
+                    size: len as u32,
+                    access: Access {
+                        rw: Rw::Read,
+                        thread: who.thread,
+                        site: who.site,
+                    },
+                });
+            }
             for b in off..off + len {
                 w[b / 64] |= 1 << (b % 64);
             }
@@ -310,6 +332,28 @@ mod tests {
             out.list[..],
             [Finding::Uninitialized { addr: 8, .. }]
         ));
+    }
+
+    #[test]
+    fn atomics_read_what_they_update_unless_they_exchange() {
+        let mut s = SharedShadow::default();
+        s.reset(64, true, true);
+        let mut out = CtaFindings::default();
+        // An exchange writes without reading: no finding; then its bytes are set.
+        s.atomic(0, 4, false, &who(0, 1, 0, 10), &mut out);
+        s.atomic(0, 4, true, &who(1, 2, 0, 11), &mut out);
+        assert!(out.is_empty());
+        // An add to bytes never written reads them.
+        s.atomic(16, 4, true, &who(2, 3, 0, 12), &mut out);
+        assert!(matches!(
+            out.list[..],
+            [Finding::Uninitialized {
+                addr: 16,
+                access: Access { thread: 2, .. },
+                ..
+            }]
+        ));
+        assert!(hazards(&out).is_empty(), "atomics do not race");
     }
 
     #[test]
