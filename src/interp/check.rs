@@ -119,8 +119,11 @@ impl Warp {
 
     /// One lane's atomic of `size` bytes. All but an exchange read the
     /// value they update, so bytes never written are an uninitialized read
-    /// (initcheck: a histogram or counter the host never zeroed); then its
-    /// bytes count as written.
+    /// (initcheck: a histogram or counter the host never zeroed), and stay
+    /// unwritten: what the atomic stores derives from what was there. (So
+    /// every CTA whose atomics reach them finds them, and the report, the
+    /// first in grid order, does not depend on which CTA ran first.) Other
+    /// atomics set their bytes' bits.
     #[inline]
     pub(super) fn check_atomic(
         &self,
@@ -157,8 +160,9 @@ impl Warp {
                             site: self.site(op),
                         },
                     });
+                } else {
+                    init.set(off, size, true);
                 }
-                init.set(off, size, true);
             }
             Place::Shared(at) => {
                 let who = Who {
