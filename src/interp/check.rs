@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use super::lanes::Place;
 use super::warp::Warp;
 use super::Cta;
-use crate::ir::{Op, OpKind, Space};
+use crate::ir::{AtomOp, Op, OpKind, Space};
 use crate::runtime::memory::GLOBAL_BASE;
 use crate::sanitizer::shared::{SharedShadow, Who};
 use crate::sanitizer::{Access, Checks, CtaState, Finding, Rw, Site, SyncError};
@@ -25,7 +25,7 @@ pub(super) fn start_cta(checks: Checks, shared_len: usize) -> Box<CtaState> {
     shadow.reset(shared_len, checks.initcheck, checks.racecheck);
     Box::new(CtaState {
         shadow,
-        findings: Default::default(),
+        ..Default::default()
     })
 }
 
@@ -34,7 +34,9 @@ pub(super) fn finish_cta(cta: &mut Cta) {
     let (Some(san), Some(launch)) = (cta.san.take(), cta.ctx.sanitizer) else {
         return;
     };
-    let CtaState { shadow, findings } = *san;
+    let CtaState {
+        shadow, findings, ..
+    } = *san;
     launch.collector.add(cta.linear(), findings);
     SHADOWS.with(|s| s.borrow_mut().push(shadow));
 }
@@ -80,7 +82,7 @@ impl Warp {
                     return;
                 };
                 match rw {
-                    Rw::Write => init.set(off, size, true),
+                    Rw::Write | Rw::Atomic => init.set(off, size, true),
                     Rw::Read => {
                         if init.first_unwritten(off, size).is_some() {
                             san.findings.add(Finding::Uninitialized {
@@ -106,26 +108,72 @@ impl Warp {
                 };
                 match rw {
                     Rw::Read => san.shadow.read(at, size as usize, &who, &mut san.findings),
-                    Rw::Write => san.shadow.write(at, size as usize, &who, &mut san.findings),
+                    Rw::Write | Rw::Atomic => {
+                        san.shadow.write(at, size as usize, &who, &mut san.findings)
+                    }
                 }
             }
             Place::Local(_) | Place::KernelParam(_) => {}
         }
     }
 
-    /// One lane's atomic of `size` bytes: its bytes count as written.
+    /// One lane's atomic of `size` bytes. All but an exchange read the
+    /// value they update, so bytes never written are an uninitialized read
+    /// (initcheck: a histogram or counter the host never zeroed), and stay
+    /// unwritten: what the atomic stores derives from what was there. (So
+    /// every CTA whose atomics reach them finds them, and the report, the
+    /// first in grid order, does not depend on which CTA ran first.) Other
+    /// atomics set their bytes' bits.
     #[inline]
-    pub(super) fn check_atomic(&self, cta: &mut Cta, place: Place, size: u64) {
+    pub(super) fn check_atomic(
+        &self,
+        cta: &mut Cta,
+        op: &Op,
+        place: Place,
+        size: u64,
+        lane: usize,
+    ) {
         let Some(san) = cta.san.as_deref_mut() else {
             return;
         };
+        let reads = !matches!(
+            op.kind,
+            OpKind::Atom {
+                op: AtomOp::Exch,
+                ..
+            }
+        );
+        let thread = self.index * 32 + lane as u32;
         match place {
             Place::Global(off) => {
-                if let Some(init) = cta.ctx.memory.init_shadow() {
+                let Some(init) = cta.ctx.memory.init_shadow() else {
+                    return;
+                };
+                if reads && init.first_unwritten(off, size).is_some() {
+                    san.findings.add(Finding::Uninitialized {
+                        space: Space::Global,
+                        addr: GLOBAL_BASE + off,
+                        size: size as u32,
+                        access: Access {
+                            rw: Rw::Read,
+                            thread,
+                            site: self.site(op),
+                        },
+                    });
+                } else {
                     init.set(off, size, true);
                 }
             }
-            Place::Shared(at) => san.shadow.atomic(at, size as usize),
+            Place::Shared(at) => {
+                let who = Who {
+                    thread,
+                    wsync: self.san_wsync,
+                    instr: self.san_instr,
+                    site: self.site(op),
+                };
+                san.shadow
+                    .atomic(at, size as usize, reads, &who, &mut san.findings)
+            }
             _ => {}
         }
     }
@@ -141,7 +189,50 @@ impl Warp {
                     thread: self.index * 32 + lane,
                     site,
                 },
+                other: None,
             });
+        }
+    }
+
+    /// Synccheck of a warp's arrival at whole-CTA barrier `id` (one without
+    /// a thread count, `__syncthreads()`): every thread of one round must
+    /// arrive at the same barrier instruction. The first arrival of the
+    /// round is kept until the barrier releases (`CtaState::barrier_released`);
+    /// an arrival elsewhere is [`SyncError::DivergentBlock`]. (Whether the
+    /// instructions are `.aligned`, which makes this an error, is decided
+    /// when the report is made: `runtime::checked`.)
+    pub(super) fn check_barrier_site(&self, cta: &mut Cta, op: &Op, lane: u32, id: u32) {
+        if !cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck) {
+            return;
+        }
+        let site = self.site(op);
+        let Some(san) = cta.san.as_deref_mut() else {
+            return;
+        };
+        let here = Access {
+            rw: Rw::Read,
+            thread: self.index * 32 + lane,
+            site,
+        };
+        let Some(slot) = san.barrier_sites.get_mut(id as usize) else {
+            return;
+        };
+        match *slot {
+            None => *slot = Some(here),
+            Some(first)
+                if first.site.span.start != site.span.start || first.site.func != site.func =>
+            {
+                let message = format!(
+                    "threads of the block wait at barrier {id} at two different instructions"
+                );
+                san.findings.add(Finding::Sync {
+                    error: SyncError::DivergentBlock,
+                    message,
+                    access: here,
+                    other: Some(first),
+                });
+            }
+            Some(_) => {}
         }
     }
 

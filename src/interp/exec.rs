@@ -152,7 +152,7 @@ impl Warp {
                     let place = self
                         .place(cta, *space, addr, size, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size))?;
-                    self.check_atomic(cta, place, size);
+                    self.check_atomic(cta, op, place, size, l);
                     let (ty, aop) = (*ty, *aop);
                     let mut update = |old: u64| -> u64 {
                         if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
@@ -503,6 +503,8 @@ impl Warp {
         if let Some(c) = count {
             let arrived = b.arrived;
             self.check_barrier(cta, op, first as u32, c, arrived);
+        } else if kind != BarKind::Arrive {
+            self.check_barrier_site(cta, op, first as u32, id);
         }
         if red {
             for l in (0..32usize).filter(|l| mask & (1 << l) != 0) {

@@ -327,7 +327,7 @@ pub fn release_barriers(
         };
         if complete {
             if let Some(san) = cta.san.as_deref_mut() {
-                san.shadow.barrier();
+                san.barrier_released(id);
             }
             let b = std::mem::take(&mut cta.barriers[id]);
             for (i, w) in warps.iter_mut().enumerate() {

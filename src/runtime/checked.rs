@@ -17,7 +17,7 @@ use super::{Device, LoadedModule};
 use crate::front::Span;
 use crate::interp::{Fault, FaultKind};
 use crate::ir::{self, Space};
-use crate::sanitizer::{self, Access, Checks, Finding, Located, Report, ReportKind, Rw};
+use crate::sanitizer::{self, Access, Checks, Finding, Located, Report, ReportKind, Rw, SyncError};
 
 impl Device {
     /// The checks launches run.
@@ -71,11 +71,15 @@ impl Device {
         let mut out = Vec::new();
         for (linear, finding) in launch.collector.into_sorted(fault.map(|(i, _)| *i)) {
             let block = super::cta_id(linear, gx, gy);
-            out.push(self.finding_report(lm, f, cfg.block, block, finding));
+            let r = self.finding_report(lm, f, cfg.block, block, finding);
+            if r.kind == ReportKind::Sync(SyncError::DivergentBlock) && !aligned_barriers(&r) {
+                continue;
+            }
+            out.push(r);
         }
-        if let (true, Some((i, fault))) = (launch.checks.memcheck, fault) {
+        if let Some((i, fault)) = fault {
             let block = super::cta_id(*i, gx, gy);
-            if let Some(r) = self.fault_report(lm, f, block, fault) {
+            if let Some(r) = self.fault_report(lm, f, block, fault, launch.checks) {
                 out.push(r);
             }
         }
@@ -155,21 +159,48 @@ impl Device {
                 error,
                 message,
                 access,
-            } => base(ReportKind::Sync(error), "", 0, 0, message, &access),
+                other,
+            } => {
+                let mut r = base(ReportKind::Sync(error), "", 0, 0, message, &access);
+                r.other = other.as_ref().map(here);
+                r
+            }
         }
     }
 
+    /// The report of a launch's fault, when a check reports it: memcheck
+    /// an access device memory refused, synccheck a barrier only part of a
+    /// warp reached.
     fn fault_report(
         &self,
         lm: &LoadedModule,
         f: &ir::Function,
         block: [u32; 3],
         fault: &Fault,
+        checks: Checks,
     ) -> Option<Report> {
-        let a = fault.access?;
+        if fault.kind == FaultKind::DivergentBarrier && checks.synccheck {
+            return Some(Report {
+                kind: ReportKind::Sync(SyncError::DivergentWarp),
+                space: "",
+                size: 0,
+                address: 0,
+                detail: fault
+                    .message
+                    .strip_prefix("divergent barrier: ")
+                    .unwrap_or(&fault.message)
+                    .to_string(),
+                kernel: f.name.clone(),
+                block,
+                access: Some(locate(lm, Rw::Read, fault.thread, fault.span, fault.loc)),
+                other: None,
+            });
+        }
+        let a = fault.access.filter(|_| checks.memcheck)?;
+        let rw = if a.atomic { Rw::Atomic } else { a.rw };
         let kind = match fault.kind {
-            FaultKind::IllegalAddress => ReportKind::InvalidAccess(a.rw),
-            FaultKind::MisalignedAddress => ReportKind::MisalignedAccess(a.rw),
+            FaultKind::IllegalAddress => ReportKind::InvalidAccess(rw),
+            FaultKind::MisalignedAddress => ReportKind::MisalignedAccess(rw),
             _ => return None,
         };
         let space = match a.space {
@@ -197,10 +228,27 @@ impl Device {
             detail,
             kernel: f.name.clone(),
             block,
-            access: Some(locate(lm, a.rw, fault.thread, fault.span, fault.loc)),
+            access: Some(locate(lm, rw, fault.thread, fault.span, fault.loc)),
             other: None,
         })
     }
+}
+
+/// Whether one of the two barriers of a [`SyncError::DivergentBlock`]
+/// report is `.aligned` (`bar.sync`, `bar.red`, `barrier.sync.aligned`):
+/// all the CTA's threads must then execute that same instruction. Two
+/// non-aligned `barrier.sync` may complete one round at different
+/// instructions (the IR does not keep the modifier, so the PTX text
+/// decides).
+fn aligned_barriers(r: &Report) -> bool {
+    [&r.access, &r.other].into_iter().flatten().any(|l| {
+        let mut words = l.source_line.split_whitespace();
+        let mut opcode = words.next().unwrap_or("");
+        if opcode.starts_with('@') {
+            opcode = words.next().unwrap_or("");
+        }
+        opcode.starts_with("bar.") || opcode.split('.').any(|m| m == "aligned")
+    })
 }
 
 /// `%tid` of linear thread `t` in a block of `dim`.

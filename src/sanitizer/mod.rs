@@ -137,6 +137,10 @@ impl Checks {
 pub enum Rw {
     Read,
     Write,
+    /// An atomic read-modify-write, as memcheck names an atomic that device
+    /// memory refused (`Invalid __global__ atomic`); the checks' hooks see
+    /// atomics apart (`SharedShadow::atomic`).
+    Atomic,
 }
 
 impl Rw {
@@ -144,6 +148,7 @@ impl Rw {
         match self {
             Rw::Read => "read",
             Rw::Write => "write",
+            Rw::Atomic => "atomic",
         }
     }
 }
@@ -199,6 +204,14 @@ pub enum SyncError {
     /// A warp-synchronous op whose member mask names live lanes that do
     /// not execute it with the others.
     MaskNamesAbsentLanes,
+    /// A CTA barrier reached by only some of a warp's live lanes (a launch
+    /// error too: the barrier cannot complete).
+    DivergentWarp,
+    /// The threads of a CTA completing one round of a whole-CTA barrier
+    /// (no thread count) at different barrier instructions, one of them
+    /// `.aligned` (`bar.sync`, `__syncthreads()`): a `__syncthreads()` in
+    /// code the CTA's threads do not all take.
+    DivergentBlock,
 }
 
 /// What a check found in one CTA, before the runtime locates it.
@@ -227,6 +240,8 @@ pub enum Finding {
         error: SyncError,
         message: String,
         access: Access,
+        /// The other thread's barrier, for [`SyncError::DivergentBlock`].
+        other: Option<Access>,
     },
 }
 
@@ -339,6 +354,21 @@ pub struct Launch {
 pub struct CtaState {
     pub shadow: shared::SharedShadow,
     pub findings: CtaFindings,
+    /// Per barrier id, the first arrival of its current round at a
+    /// whole-CTA barrier (synccheck: the others must arrive at the same
+    /// instruction).
+    pub barrier_sites: [Option<Access>; 16],
+}
+
+impl CtaState {
+    /// Barrier `id` released: a new interval for racecheck, a new round
+    /// for synccheck.
+    pub fn barrier_released(&mut self, id: usize) {
+        self.shadow.barrier();
+        if let Some(s) = self.barrier_sites.get_mut(id) {
+            *s = None;
+        }
+    }
 }
 
 /// What a report is about.
@@ -405,7 +435,8 @@ pub struct Report {
     pub block: [u32; 3],
     /// The access (the second of a race).
     pub access: Option<Located>,
-    /// A race's first access.
+    /// A race's first access; for a barrier reached at two instructions
+    /// ([`SyncError::DivergentBlock`]), the other one.
     pub other: Option<Located>,
 }
 
@@ -484,6 +515,12 @@ impl fmt::Display for Report {
                     SyncError::MaskMissesLanes | SyncError::MaskNamesAbsentLanes => {
                         "Warp-synchronous error detected. Invalid member mask"
                     }
+                    SyncError::DivergentWarp => {
+                        "Barrier error detected. Divergent thread(s) in warp"
+                    }
+                    SyncError::DivergentBlock => {
+                        "Barrier error detected. Divergent thread(s) in block"
+                    }
                 };
                 writeln!(f, "========= {what}: {}", self.detail)?
             }
@@ -504,7 +541,13 @@ impl fmt::Display for Report {
             )?;
         }
         match self.kind {
-            ReportKind::Sync(_) => Ok(()),
+            ReportKind::Sync(_) => match &self.other {
+                Some(l) => {
+                    writeln!(f, "=========     while thread {} waits", tid(l.thread))?;
+                    write_located(f, l, &self.kernel)
+                }
+                None => Ok(()),
+            },
             _ if self.detail.is_empty() => {
                 writeln!(f, "=========     Address {:#x}", self.address)
             }

@@ -237,9 +237,33 @@ impl SharedShadow {
         }
     }
 
-    /// An atomic on `[off, off + len)`: its bytes count as written.
-    pub fn atomic(&mut self, off: usize, len: usize) {
+    /// An atomic on `[off, off + len)`: one that reads the old value (all
+    /// but an exchange) is a read of bytes that must have been written
+    /// (initcheck), and leaves bytes never written unwritten (what it
+    /// stores derives from them); an exchange, or an atomic on written
+    /// bytes, sets their bits. Racecheck ignores atomics.
+    pub fn atomic(
+        &mut self,
+        off: usize,
+        len: usize,
+        reads: bool,
+        who: &Who,
+        out: &mut CtaFindings,
+    ) {
         if let Some(w) = &mut self.written {
+            if reads && (off..off + len).any(|b| w[b / 64] & (1 << (b % 64)) == 0) {
+                out.add(Finding::Uninitialized {
+                    space: Space::Shared,
+                    addr: off as u64,
+                    size: len as u32,
+                    access: Access {
+                        rw: Rw::Read,
+                        thread: who.thread,
+                        site: who.site,
+                    },
+                });
+                return;
+            }
             for b in off..off + len {
                 w[b / 64] |= 1 << (b % 64);
             }
@@ -310,6 +334,31 @@ mod tests {
             out.list[..],
             [Finding::Uninitialized { addr: 8, .. }]
         ));
+    }
+
+    #[test]
+    fn atomics_read_what_they_update_unless_they_exchange() {
+        let mut s = SharedShadow::default();
+        s.reset(64, true, true);
+        let mut out = CtaFindings::default();
+        // An exchange writes without reading: no finding; then its bytes are set.
+        s.atomic(0, 4, false, &who(0, 1, 0, 10), &mut out);
+        s.atomic(0, 4, true, &who(1, 2, 0, 11), &mut out);
+        assert!(out.is_empty());
+        // An add to bytes never written reads them, and leaves them
+        // unwritten: a later add (or load) reads them again.
+        s.atomic(16, 4, true, &who(2, 3, 0, 12), &mut out);
+        s.atomic(16, 4, true, &who(3, 4, 0, 13), &mut out);
+        s.read(16, 4, &who(4, 5, 0, 14), &mut out);
+        let found: Vec<_> = out
+            .list
+            .iter()
+            .map(|f| match f {
+                Finding::Uninitialized { addr, access, .. } => (*addr, access.thread),
+                _ => panic!("atomics do not race: {f:?}"),
+            })
+            .collect();
+        assert_eq!(found, [(16, 2), (16, 3), (16, 4)]);
     }
 
     #[test]

@@ -48,6 +48,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 pub mod fidelity;
 pub mod samples;
+pub mod sanitizer;
 
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
