@@ -59,25 +59,8 @@ fn effect(op: &Op) -> u8 {
             | SpecialReg::GlobaltimerLo
             | SpecialReg::GlobaltimerHi,
         ) => 3,
-        OpKind::Mov
-        | OpKind::IntBin { .. }
-        | OpKind::IntUn { .. }
-        | OpKind::IntTern { .. }
-        | OpKind::AddCarry { .. }
-        | OpKind::MadCarry { .. }
-        | OpKind::Float { .. }
-        | OpKind::Setp { .. }
-        | OpKind::Set { .. }
-        | OpKind::Selp
-        | OpKind::Slct { .. }
-        | OpKind::Testp { .. }
-        | OpKind::Cvt { .. }
-        | OpKind::Pack { .. }
-        | OpKind::Unpack { .. }
-        | OpKind::ReadSpecial(_)
-        | OpKind::Cvta { .. }
-        | OpKind::Isspacep { .. }
-        | OpKind::Mma { .. } => 0,
+        OpKind::ReadSpecial(_) | OpKind::Mma { .. } => 0,
+        k if warpjit::interp::pure::is_pure(k) => 0,
         _ => 3,
     }
 }

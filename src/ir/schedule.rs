@@ -34,7 +34,7 @@
 use cranelift_codegen::entity::EntityRef;
 use std::collections::BinaryHeap;
 
-use super::{Function, Module, Op, OpKind, Space, SpecialReg, Src};
+use super::{Function, Module, Op, OpKind, Space, SpecialReg};
 
 /// Loads placed ahead of their first consumer at most.
 pub const LOAD_WINDOW: usize = 8;
@@ -101,26 +101,13 @@ fn latency(op: &Op) -> u32 {
     }
 }
 
+/// The registers `op` reads ([`super::slots::reads`]), and a guarded op's
+/// destinations, which it merges into.
 fn reads(op: &Op) -> impl Iterator<Item = usize> + '_ {
-    let srcs = op.srcs.iter().filter_map(|s| match s {
-        Src::Reg(r) => Some(r.index()),
-        _ => None,
-    });
-    let callee = match op.kind {
-        OpKind::Call {
-            callee: super::Callee::Indirect(r),
-            ..
-        } => Some(r.index()),
-        _ => None,
-    };
-    // A guarded op merges into its destinations.
-    let merged = op
-        .guard
-        .iter()
-        .flat_map(move |_| op.dsts.iter().map(|d| d.index()));
-    srcs.chain(op.guard.map(|g| g.reg.index()))
-        .chain(callee)
-        .chain(merged)
+    let merged = op.guard.iter().flat_map(move |_| op.dsts.iter());
+    super::slots::reads(op)
+        .chain(merged.copied())
+        .map(|r| r.index())
 }
 
 /// The order in which `ops` (one segment: no fixed op inside) issue.

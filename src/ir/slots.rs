@@ -66,7 +66,7 @@ fn read_across_lanes(op: &Op) -> Option<Reg> {
 }
 
 /// The registers `op` reads (sources, guard, indirect callee).
-fn reads(op: &Op) -> impl Iterator<Item = Reg> + '_ {
+pub(super) fn reads(op: &Op) -> impl Iterator<Item = Reg> + '_ {
     let srcs = op.srcs.iter().filter_map(|s| match s {
         Src::Reg(r) => Some(*r),
         _ => None,
