@@ -4,78 +4,27 @@
 //! correct.cu (correct kernels: zero reports with every check on).
 //! Regenerate the PTX with ptx-samples/gen/gen_sanitizer.py.
 
-use std::path::PathBuf;
+mod common;
 
+use common::sanitizer::{at, brief, launch, x, X};
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, ModuleId, Options};
-use warpjit::sanitizer::{Checks, Hazard, Report, ReportKind, Rw, SyncError};
+use warpjit::sanitizer::{Hazard, Report, ReportKind, Rw, SyncError};
 use warpjit::Error;
 
-fn ptx_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("ptx-samples/sanitizer/{name}.ptx"))
-}
-
-/// A device with `checks` and the module `name` (bugs or correct) loaded.
+/// A device with `checks` and the module `name` (bugs or correct) loaded,
+/// on the default engine.
 fn setup(checks: &str, name: &str) -> (Device, ModuleId) {
-    let checks = if checks.is_empty() {
-        Checks::default()
-    } else {
-        Checks::parse(checks).unwrap()
-    };
-    let mut dev = Device::new(Options {
-        checks,
-        ..Options::default()
-    });
-    let text = std::fs::read_to_string(ptx_path(name)).unwrap();
-    let m = dev.load_ptx(&format!("{name}.ptx"), &text).unwrap();
-    (dev, m)
+    common::sanitizer::setup(checks, name, Options::default().engine)
 }
 
 fn floats(dev: &mut Device, values: impl IntoIterator<Item = f32>) -> u64 {
-    let bytes: Vec<u8> = values.into_iter().flat_map(f32::to_le_bytes).collect();
-    let a = dev.alloc(bytes.len() as u64).unwrap();
-    dev.write(a, &bytes).unwrap();
-    a
-}
-
-fn launch(
-    dev: &Device,
-    m: ModuleId,
-    kernel: &str,
-    grid: [u32; 3],
-    block: [u32; 3],
-    args: &[KernelArg],
-) -> Result<warpjit::runtime::LaunchReport, Error> {
-    let k = dev.kernel(m, Some(kernel)).unwrap();
-    let cfg = LaunchConfig {
-        grid,
-        block,
-        shared_bytes: 0,
-    };
-    dev.launch_with(m, k, cfg, args)
-}
-
-/// A report's kind, block, thread and PTX line (of the access; of the
-/// second access for a race).
-fn brief(r: &Report) -> (ReportKind, [u32; 3], [u32; 3], u32) {
-    let a = r.access.as_ref().expect("located");
-    (r.kind, r.block, a.thread, a.line)
+    common::sanitizer::floats(dev, &values.into_iter().collect::<Vec<_>>())
 }
 
 /// A race report's hazard and both accesses: (thread x, PTX line) each.
 fn race(r: &Report) -> (Hazard, (u32, u32), (u32, u32)) {
-    let ReportKind::Race(h) = r.kind else {
-        panic!("not a race: {r}")
-    };
-    let (a, b) = (r.other.as_ref().unwrap(), r.access.as_ref().unwrap());
-    (h, (a.thread[0], a.line), (b.thread[0], b.line))
-}
-
-const X: [u32; 3] = [0, 0, 0];
-fn x(n: u32) -> [u32; 3] {
-    [n, 1, 1]
-}
-fn at(n: u32) -> [u32; 3] {
-    [n, 0, 0]
+    let (h, _, (a, la), (b, lb)) = common::sanitizer::race(r);
+    (h, (a[0], la), (b[0], lb))
 }
 
 // ---- memcheck ----------------------------------------------------------------
@@ -569,7 +518,7 @@ fn cli_check_reports_to_stderr_and_fails() {
     let tile: Vec<u8> = (0..64).flat_map(|i| (i as f32).to_le_bytes()).collect();
     let input = dir.join("in.bin");
     std::fs::write(&input, tile).unwrap();
-    let bugs = ptx_path("bugs");
+    let bugs = common::repo_root().join("ptx-samples/sanitizer/bugs.ptx");
     let out = dir.join("out.bin");
     let base = [
         "run",
