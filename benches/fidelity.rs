@@ -11,10 +11,11 @@
 //! (rows whose id, preset or category contains TEXT). Figures:
 //! docs/timing-model.md.
 //!
-//! `cargo bench --bench fidelity -- --run TEXT [--preset NAME]` runs every
-//! run whose name contains TEXT on one preset (default sm_80), rows or not,
-//! and prints its time, cycles, warp-instructions, occupancy, reads and how
-//! long the simulation took.
+//! `cargo bench --bench fidelity -- --run TEXT [--preset NAME] [--report]`
+//! runs every run whose name contains TEXT on one preset (default sm_80),
+//! rows or not, and prints its time, cycles, warp-instructions, occupancy,
+//! reads and how long the simulation took (`--report`: and each timed
+//! launch's timing report: stalls, memory traffic, caches, DRAM).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -36,7 +37,8 @@ fn main() {
     let json = opt("--json");
     let markdown = opt("--markdown");
     if let Some(text) = opt("--run") {
-        run_alone(&text, opt("--preset").as_deref().unwrap_or("sm_80"));
+        let report = args.iter().any(|a| a == "--report");
+        run_alone(&text, opt("--preset").as_deref().unwrap_or("sm_80"), report);
         return;
     }
     let runs: HashMap<String, fidelity::Run> = fidelity::runs()
@@ -201,7 +203,7 @@ fn figure(v: f64) -> String {
 }
 
 /// `--run TEXT`: the runs whose name contains TEXT, on `preset`.
-fn run_alone(text: &str, preset: &str) {
+fn run_alone(text: &str, preset: &str, report: bool) {
     let arch = Arch::builtin(preset).unwrap_or_else(|e| panic!("{preset}: {e}"));
     println!(
         "{:<40} {:<10} {:>12} {:>14} {:>10} {:>7} {:>8}  reads",
@@ -229,8 +231,14 @@ fn run_alone(text: &str, preset: &str) {
                     t.elapsed().as_secs_f64(),
                     reads.join(" ")
                 );
+                if report {
+                    for r in &o.reports {
+                        print!("{}", r.to_text(&|_| String::new()));
+                    }
+                }
             }
             Err(e) => println!("{:<40} {:<10} error: {e}", run.name, preset),
         }
     }
 }
+
