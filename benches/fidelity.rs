@@ -241,4 +241,3 @@ fn run_alone(text: &str, preset: &str, report: bool) {
         }
     }
 }
-

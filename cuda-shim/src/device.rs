@@ -60,6 +60,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             functions: Vec::new(),
             allocations: BTreeMap::new(),
             module_globals: BTreeMap::new(),
+            ipc_opened: BTreeMap::new(),
             sched: queue::Scheduler::default(),
             next_handle: FIRST_HANDLE,
             primary_retains: 0,

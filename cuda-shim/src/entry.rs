@@ -3,8 +3,8 @@
 
 use super::*;
 use super::{
-    capture::*, context::*, device::*, host_memory::*, launch::*, link::*, memory::*, module::*,
-    stream::*,
+    capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
+    module::*, stream::*,
 };
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
@@ -82,7 +82,8 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuDeviceGetPCIBusId, cuCtxGetApiVersion, cuCtxGetFlags, cuProfilerStart, cuProfilerStop,
         cuKernelSetCacheConfig, cuLibraryGetGlobal, cuMemHostGetDevicePointer_v2,
         cuMemAllocManaged, cuMemAllocPitch_v2, cuMemcpy, cuMemcpyAsync, cuMemcpy2D_v2,
-        cuMemcpy2DUnaligned_v2, cuMemcpy2DAsync_v2,
+        cuMemcpy2DUnaligned_v2, cuMemcpy2DAsync_v2, cuIpcGetMemHandle, cuIpcOpenMemHandle_v2,
+        cuIpcCloseMemHandle,
     }
     None
 }

@@ -22,6 +22,7 @@ mod device;
 mod entry;
 mod errors;
 mod host_memory;
+mod ipc;
 mod launch;
 mod link;
 mod memory;
@@ -74,6 +75,9 @@ struct State {
     allocations: BTreeMap<u64, u64>,
     /// Module-scope variables in device memory: address → size.
     module_globals: BTreeMap<u64, u64>,
+    /// Other processes' memory opened here (`cuIpcOpenMemHandle`): address
+    /// to size.
+    ipc_opened: BTreeMap<u64, u64>,
     /// Streams, events, captures and graphs (`queue.rs`, `capture.rs`).
     sched: queue::Scheduler,
     next_handle: usize,
@@ -185,6 +189,7 @@ impl State {
         };
         if inside(&self.allocations)
             || inside(&self.module_globals)
+            || inside(&self.ipc_opened)
             || self
                 .mapped_host_range(addr)
                 .is_some_and(|(b, n)| addr + len as u64 <= b + n)

@@ -252,22 +252,42 @@ pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(
 
 /// Sets `count` elements of `width` bytes; asynchronous to the host (the
 /// synchronous forms use the legacy stream).
-fn memset(dst: u64, value: u32, width: usize, count: usize, stream: Handle) -> CUresult {
-    done(with_state(|s| {
-        s.check_device_range(dst, count.saturating_mul(width))?;
-        let op = Op::Memset {
-            dst,
-            value,
-            width,
-            count,
-        };
-        submit(s, stream, op).map(|_| ())
-    }))
+/// Enqueues a memset. The synchronous forms (`sync`) return once it is
+/// done where the host sees the bytes directly (page-locked host memory
+/// mapped into the arena, managed memory), as CUDA's memsets are fully
+/// synchronous there; elsewhere they are asynchronous to the host.
+fn memset(
+    dst: u64,
+    value: u32,
+    width: usize,
+    count: usize,
+    stream: Handle,
+    sync: bool,
+) -> CUresult {
+    done(wait_then(
+        |s| {
+            s.check_device_range(dst, count.saturating_mul(width))?;
+            let host_visible = s.mapped_host_range(dst).is_some()
+                || s.allocations
+                    .range(..=dst)
+                    .next_back()
+                    .is_some_and(|(b, _)| s.managed.contains(b));
+            let op = Op::Memset {
+                dst,
+                value,
+                width,
+                count,
+            };
+            let ticket = submit(s, stream, op)?;
+            Ok(points(ticket, sync && host_visible))
+        },
+        |_| Ok(()),
+    ))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuMemsetD8_v2(dst: u64, value: u8, n: usize) -> CUresult {
-    memset(dst, value as u32, 1, n, std::ptr::null_mut())
+    memset(dst, value as u32, 1, n, std::ptr::null_mut(), true)
 }
 
 #[no_mangle]
@@ -277,12 +297,12 @@ pub unsafe extern "C" fn cuMemsetD8Async(
     n: usize,
     stream: Handle,
 ) -> CUresult {
-    memset(dst, value as u32, 1, n, stream)
+    memset(dst, value as u32, 1, n, stream, false)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuMemsetD16_v2(dst: u64, value: u16, n: usize) -> CUresult {
-    memset(dst, value as u32, 2, n, std::ptr::null_mut())
+    memset(dst, value as u32, 2, n, std::ptr::null_mut(), true)
 }
 
 #[no_mangle]
@@ -292,12 +312,12 @@ pub unsafe extern "C" fn cuMemsetD16Async(
     n: usize,
     stream: Handle,
 ) -> CUresult {
-    memset(dst, value as u32, 2, n, stream)
+    memset(dst, value as u32, 2, n, stream, false)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuMemsetD32_v2(dst: u64, value: c_uint, n: usize) -> CUresult {
-    memset(dst, value, 4, n, std::ptr::null_mut())
+    memset(dst, value, 4, n, std::ptr::null_mut(), true)
 }
 
 #[no_mangle]
@@ -307,7 +327,7 @@ pub unsafe extern "C" fn cuMemsetD32Async(
     n: usize,
     stream: Handle,
 ) -> CUresult {
-    memset(dst, value, 4, n, stream)
+    memset(dst, value, 4, n, stream, false)
 }
 
 /// Device memory for `height` rows of `width` bytes, each row starting

@@ -141,3 +141,71 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
         assert_eq!(free_host(y_host), 0);
     }
 }
+
+/// A host function that holds the stream it runs on for 200 ms.
+unsafe extern "C" fn slow(_: *mut c_void) {
+    std::thread::sleep(std::time::Duration::from_millis(200));
+}
+
+/// A synchronous memset of memory the host reads directly (mapped
+/// page-locked host memory, managed memory) has happened when it returns,
+/// even behind other work on its stream, as CUDA's memsets are fully
+/// synchronous there.
+#[test]
+fn synchronous_memsets_of_host_visible_memory_are_done_on_return() {
+    let lib = library();
+    context(&lib);
+    let managed = sym!(
+        lib,
+        b"cuMemAllocManaged",
+        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
+    );
+    let host_alloc = sym!(
+        lib,
+        b"cuMemHostAlloc",
+        unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> u32
+    );
+    let host_fn = sym!(
+        lib,
+        b"cuLaunchHostFunc",
+        unsafe extern "C" fn(Handle, unsafe extern "C" fn(*mut c_void), *mut c_void) -> u32
+    );
+    let memset8 = sym!(
+        lib,
+        b"cuMemsetD8_v2",
+        unsafe extern "C" fn(u64, u8, usize) -> u32
+    );
+    let memset32 = sym!(
+        lib,
+        b"cuMemsetD32_v2",
+        unsafe extern "C" fn(u64, c_uint, usize) -> u32
+    );
+    let free = sym!(lib, b"cuMemFree_v2", unsafe extern "C" fn(u64) -> u32);
+    let free_host = sym!(
+        lib,
+        b"cuMemFreeHost",
+        unsafe extern "C" fn(*mut c_void) -> u32
+    );
+    let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+    // SAFETY: pointers the library returned, used within their sizes.
+    unsafe {
+        let mut m = 0u64;
+        assert_eq!(managed(&mut m, 64, 1), 0);
+        let mut h: *mut c_void = std::ptr::null_mut();
+        assert_eq!(host_alloc(&mut h, 64, 2), 0); // DEVICEMAP
+        std::ptr::write_bytes(m as *mut u8, 0xee, 64);
+        std::ptr::write_bytes(h as *mut u8, 0xee, 64);
+        let null = std::ptr::null_mut();
+        assert_eq!(host_fn(null, slow, null), 0);
+        assert_eq!(memset8(h as u64, 0, 64), 0);
+        let hs = std::slice::from_raw_parts(h as *const u8, 64);
+        assert!(hs.iter().all(|&b| b == 0), "mapped host memory: {hs:?}");
+        assert_eq!(host_fn(null, slow, null), 0);
+        assert_eq!(memset32(m, 7, 16), 0);
+        let ms = std::slice::from_raw_parts(m as *const u32, 16);
+        assert!(ms.iter().all(|&w| w == 7), "managed memory: {ms:?}");
+        assert_eq!(sync(), 0);
+        assert_eq!(free(m), 0);
+        assert_eq!(free_host(h), 0);
+    }
+}

@@ -13,7 +13,14 @@
 //! The fixed mapping is made with `mmap(MAP_FIXED_NOREPLACE)`, so it never
 //! replaces an existing mapping: when the range is taken (another device of
 //! the process holds it) or the kernel ignores the flag, the arena falls
-//! back to an ordinary allocation and says so ([`Arena::unified`]).
+//! back to a mapping anywhere and says so ([`Arena::unified`]).
+//!
+//! Either way the region is one anonymous mapping of whole pages, so pages
+//! of it can be backed by a shared file instead ([`Arena::map_shared`],
+//! [`Arena::map_private`]): how another process sees this device's memory
+//! (CUDA IPC, `ipc.rs`). Those calls replace pages at the same addresses,
+//! inside the region only, so the region's bounds, and with them
+//! confinement, do not change.
 
 use std::sync::atomic::AtomicU64;
 
@@ -22,8 +29,19 @@ use super::memory::GLOBAL_BASE;
 pub struct Arena {
     ptr: *mut AtomicU64,
     words: usize,
-    /// Mapped at `GLOBAL_BASE` (unmapped on drop), or a `Vec`'s buffer.
-    mapped: bool,
+    /// Mapped at `GLOBAL_BASE` (its host addresses are its device addresses).
+    unified: bool,
+}
+
+/// The host's page size.
+pub fn page_bytes() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 {
+        p as usize
+    } else {
+        4096
+    }
 }
 
 // SAFETY: the region is only accessed through `&[AtomicU64]`, which is
@@ -32,33 +50,34 @@ unsafe impl Send for Arena {}
 unsafe impl Sync for Arena {}
 
 impl Arena {
-    /// A zeroed region of `words` words anywhere in the host's memory.
-    /// (`vec![0; n]` allocates zeroed memory, which the OS maps lazily.)
+    /// A zeroed region of `words` words anywhere in the host's memory
+    /// (mapped lazily by the OS). Panics if the host cannot map it.
     pub fn anywhere(words: usize) -> Arena {
-        let v = std::mem::ManuallyDrop::new(vec![0u64; words].into_boxed_slice());
-        Arena {
-            // AtomicU64 has the same size and alignment as u64.
-            ptr: v.as_ptr() as *mut AtomicU64,
-            words,
-            mapped: false,
-        }
+        Arena::map(words, None).expect("mapping the device arena")
     }
 
     /// A zeroed region of `words` words at host address [`GLOBAL_BASE`],
     /// or `None` where that range cannot be had.
     pub fn at_device_addresses(words: usize) -> Option<Arena> {
-        let bytes = words.checked_mul(8)?.max(8);
+        Arena::map(words, Some(GLOBAL_BASE))
+    }
+
+    fn map(words: usize, at: Option<u64>) -> Option<Arena> {
+        let bytes = Arena::bytes_of(words)?;
+        let fixed = if at.is_some() {
+            libc::MAP_FIXED_NOREPLACE
+        } else {
+            0
+        };
         // SAFETY: a new anonymous private mapping that may not replace any
-        // existing one (MAP_FIXED_NOREPLACE); the result is checked.
+        // existing one (MAP_FIXED_NOREPLACE, or no address); the result is
+        // checked.
         let p = unsafe {
             libc::mmap(
-                GLOBAL_BASE as *mut libc::c_void,
+                at.unwrap_or(0) as *mut libc::c_void,
                 bytes,
                 libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE
-                    | libc::MAP_ANONYMOUS
-                    | libc::MAP_NORESERVE
-                    | libc::MAP_FIXED_NOREPLACE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | fixed,
                 -1,
                 0,
             )
@@ -66,7 +85,7 @@ impl Arena {
         if p == libc::MAP_FAILED {
             return None;
         }
-        if p as u64 != GLOBAL_BASE {
+        if at.is_some_and(|a| p as u64 != a) {
             // A kernel before Linux 4.17 takes the address as a hint.
             // SAFETY: the mapping just made, of that size.
             unsafe { libc::munmap(p, bytes) };
@@ -75,13 +94,81 @@ impl Arena {
         Some(Arena {
             ptr: p as *mut AtomicU64,
             words,
-            mapped: true,
+            unified: at.is_some(),
         })
+    }
+
+    /// The mapping's length: whole pages.
+    fn bytes_of(words: usize) -> Option<usize> {
+        Some(words.checked_mul(8)?.max(8).next_multiple_of(page_bytes()))
     }
 
     /// Whether the region's host addresses are its device addresses.
     pub fn unified(&self) -> bool {
-        self.mapped
+        self.unified
+    }
+
+    /// Checks that `[off, off + len)` is whole pages inside the region.
+    fn pages(&self, off: usize, len: usize) -> std::io::Result<*mut libc::c_void> {
+        let page = page_bytes();
+        let end = off.checked_add(len);
+        if off % page != 0 || len % page != 0 || len == 0 || end.is_none_or(|e| e > self.words * 8)
+        {
+            return Err(std::io::Error::from(std::io::ErrorKind::InvalidInput));
+        }
+        // SAFETY: inside the region (checked above).
+        Ok(unsafe { (self.ptr as *mut u8).add(off) } as *mut libc::c_void)
+    }
+
+    /// Backs the region's pages `[off, off + len)` (whole pages) by the
+    /// file `fd` from `file_off` on, shared: what is stored there is the
+    /// file's contents, seen by every process that maps it.
+    pub fn map_shared(
+        &self,
+        off: usize,
+        len: usize,
+        fd: std::os::fd::RawFd,
+        file_off: u64,
+    ) -> std::io::Result<()> {
+        let at = self.pages(off, len)?;
+        // SAFETY: replaces whole pages of this arena's own mapping
+        // (checked by `pages`) with a shared mapping of the same length.
+        let p = unsafe {
+            libc::mmap(
+                at,
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_FIXED,
+                fd,
+                file_off as libc::off_t,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// Backs the region's pages `[off, off + len)` by fresh zero pages of
+    /// its own again.
+    pub fn map_private(&self, off: usize, len: usize) -> std::io::Result<()> {
+        let at = self.pages(off, len)?;
+        // SAFETY: replaces whole pages of this arena's own mapping
+        // (checked by `pages`) with anonymous memory of the same length.
+        let p = unsafe {
+            libc::mmap(
+                at,
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
     }
 }
 
@@ -97,17 +184,9 @@ impl std::ops::Deref for Arena {
 
 impl Drop for Arena {
     fn drop(&mut self) {
-        if self.mapped {
-            // SAFETY: the mapping made in `at_device_addresses`.
-            unsafe { libc::munmap(self.ptr as *mut libc::c_void, (self.words * 8).max(8)) };
-        } else {
-            // SAFETY: the boxed `[u64]` leaked in `anywhere`.
-            drop(unsafe {
-                Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                    self.ptr as *mut u64,
-                    self.words,
-                ))
-            });
+        if let Some(bytes) = Arena::bytes_of(self.words) {
+            // SAFETY: the mapping made in `map`, of that length.
+            unsafe { libc::munmap(self.ptr as *mut libc::c_void, bytes) };
         }
     }
 }

@@ -346,6 +346,11 @@ impl GlobalMemory {
 
     /// Host address of arena offset 0, for compiled code (which checks every
     /// access against [`GlobalMemory::check`]'s rules before using it).
+    /// The arena itself (to back its pages by shared memory: `ipc.rs`).
+    pub(super) fn arena(&self) -> &super::arena::Arena {
+        &self.bytes
+    }
+
     pub fn arena_ptr(&self) -> *mut u8 {
         self.bytes.as_ptr() as *mut u8
     }

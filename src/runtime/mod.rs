@@ -11,6 +11,7 @@ pub mod arena;
 pub mod args;
 mod checked;
 pub mod heap;
+pub mod ipc;
 pub mod memory;
 mod options;
 pub mod printf;
@@ -136,6 +137,8 @@ pub struct Device {
     heap: Option<heap::DeviceHeap>,
     /// The sanitizer's reports not yet taken.
     reports: std::sync::Mutex<Vec<crate::sanitizer::Report>>,
+    /// Memory shared with other processes (`ipc.rs`).
+    ipc: ipc::Ipc,
 }
 
 impl Device {
@@ -154,6 +157,7 @@ impl Device {
             timing_l2: std::sync::Mutex::new(None),
             heap: None,
             reports: std::sync::Mutex::new(Vec::new()),
+            ipc: ipc::Ipc::default(),
         }
     }
 
@@ -285,6 +289,28 @@ impl Device {
         } else {
             Err(Error::InvalidAddress { addr, len: 0 })
         }
+    }
+
+    /// A handle (`CUipcMemHandle`'s 64 bytes) another process opens with
+    /// [`Device::ipc_open`] to share the allocation holding `addr`.
+    pub fn ipc_export(&mut self, addr: u64) -> Result<[u8; ipc::HANDLE_BYTES], Error> {
+        self.ipc.export(&self.memory, addr)
+    }
+
+    /// Maps another process's exported allocation; returns its address here
+    /// and its size.
+    pub fn ipc_open(&mut self, handle: &[u8; ipc::HANDLE_BYTES]) -> Result<(u64, u64), Error> {
+        self.ipc.open(&mut self.memory, handle)
+    }
+
+    /// Whether `addr` was returned by [`Device::ipc_open`] (and is open).
+    pub fn ipc_is_opened(&self, addr: u64) -> bool {
+        self.ipc.is_opened(addr)
+    }
+
+    /// Closes a handle opened at `addr` by [`Device::ipc_open`].
+    pub fn ipc_close(&mut self, addr: u64) -> Result<(), Error> {
+        self.ipc.close(&mut self.memory, addr)
     }
 
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), Error> {
