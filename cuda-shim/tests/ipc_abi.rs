@@ -5,7 +5,7 @@
 //! then reads the child's result from its own allocation. Opening one's
 //! own handle and a handle that is not one are refused with CUDA's codes.
 
-use std::ffi::{c_uint, c_void, CString};
+use std::ffi::{c_uint, c_void};
 use std::process::Command;
 
 mod common;
@@ -114,29 +114,15 @@ fn child_opens_the_handles() {
     context(&lib);
     let open = sym!(lib, b"cuIpcOpenMemHandle_v2", OpenHandle);
     let close = sym!(lib, b"cuIpcCloseMemHandle", CloseHandle);
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const i8) -> u32
-    );
-    let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
     let dtoh = sym!(
         lib,
         b"cuMemcpyDtoH_v2",
         unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
     );
-    let sample = repo().join("ptx-samples/cuda/saxpy");
-    let ptx = CString::new(std::fs::read(sample.join("kernel.compute_80.ptx")).unwrap()).unwrap();
-    let x = std::fs::read(sample.join("x.bin")).unwrap();
-    let n: i32 = 5000;
-    let a: f32 = 2.5;
-    // SAFETY: out-pointers to locals; kernel arguments of saxpy's types.
+    let x = std::fs::read(repo().join("ptx-samples/cuda/saxpy/x.bin")).unwrap();
+    let f = saxpy(&lib);
+    // SAFETY: out-pointers to locals, buffers of the sizes given.
     unsafe {
         let (mut dx, mut dy, mut again) = (0u64, 0u64, 0u64);
         assert_eq!(open(&mut dx, hx, 1), 0);
@@ -148,35 +134,7 @@ fn child_opens_the_handles() {
         let mut got = vec![0u8; x.len()];
         assert_eq!(dtoh(got.as_mut_ptr() as *mut c_void, dx, got.len()), 0);
         assert_eq!(got, x);
-        let mut module: Handle = std::ptr::null_mut();
-        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
-        let mut f: Handle = std::ptr::null_mut();
-        let name = CString::new("_Z5saxpyifPKfPf").unwrap();
-        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
-        let mut args: [*mut c_void; 4] = [
-            &n as *const i32 as *mut c_void,
-            &a as *const f32 as *mut c_void,
-            &dx as *const u64 as *mut c_void,
-            &dy as *const u64 as *mut c_void,
-        ];
-        let null = std::ptr::null_mut();
-        let grid = (n as u32).div_ceil(256);
-        assert_eq!(
-            launch(
-                f,
-                grid,
-                1,
-                1,
-                256,
-                1,
-                1,
-                0,
-                null,
-                args.as_mut_ptr(),
-                null as _
-            ),
-            0
-        );
+        assert_eq!(launch_saxpy(&lib, f, 5000, 2.5, dx, dy), 0);
         assert_eq!(sync(), 0);
         assert_eq!(close(dx), 0);
         assert_eq!(close(dx), 0, "opened twice, closed twice");

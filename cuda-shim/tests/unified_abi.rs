@@ -5,7 +5,7 @@
 //! kernels. NVRTC's saxpy (`ptx-samples/cuda/saxpy`) runs on arrays the
 //! host fills and reads through those pointers directly, with no copy.
 
-use std::ffi::{c_int, c_uint, c_void, CString};
+use std::ffi::{c_int, c_uint, c_void};
 
 mod common;
 use common::*;
@@ -14,16 +14,6 @@ use common::*;
 fn kernels_and_the_host_share_managed_and_mapped_memory() {
     let lib = library();
     context(&lib);
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_function = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const i8) -> u32
-    );
     let managed = sym!(
         lib,
         b"cuMemAllocManaged",
@@ -44,7 +34,6 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
         b"cuPointerGetAttribute",
         unsafe extern "C" fn(*mut c_void, c_int, u64) -> u32
     );
-    let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
     let range = sym!(
         lib,
@@ -63,17 +52,12 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
         unsafe extern "C" fn(*mut c_void) -> u32
     );
 
-    let path = repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
-    let ptx = CString::new(std::fs::read(&path).unwrap()).unwrap();
-    let name = CString::new("_Z5saxpyifPKfPf").unwrap();
     let n: c_int = 1000;
     let a: f32 = 2.5;
+    let f = saxpy(&lib);
     // SAFETY: every pointer passed is to a live local or to memory the
     // library returned, used within its size (n floats).
     unsafe {
-        let (mut module, mut f): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
-        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
-        assert_eq!(get_function(&mut f, module, name.as_ptr()), 0);
         // x in managed memory, y in mapped page-locked host memory.
         let mut x = 0u64;
         assert_eq!(managed(&mut x, 4 * n as usize, 1), 0); // CU_MEM_ATTACH_GLOBAL
@@ -100,30 +84,7 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
             xs[i] = i as f32;
             ys[i] = 1.0 - i as f32 * 0.5;
         }
-        let mut args: [*mut c_void; 4] = [
-            &n as *const c_int as *mut c_void,
-            &a as *const f32 as *mut c_void,
-            &x as *const u64 as *mut c_void,
-            &y as *const u64 as *mut c_void,
-        ];
-        let null = std::ptr::null_mut();
-        let grid = (n as u32).div_ceil(256);
-        assert_eq!(
-            launch(
-                f,
-                grid,
-                1,
-                1,
-                256,
-                1,
-                1,
-                0,
-                null,
-                args.as_mut_ptr(),
-                null as _
-            ),
-            0
-        );
+        assert_eq!(launch_saxpy(&lib, f, n, a, x, y), 0);
         assert_eq!(sync(), 0);
         // The host reads the kernel's results through its pointer.
         for (i, &v) in ys.iter().enumerate() {

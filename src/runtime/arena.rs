@@ -130,39 +130,36 @@ impl Arena {
         fd: std::os::fd::RawFd,
         file_off: u64,
     ) -> std::io::Result<()> {
-        let at = self.pages(off, len)?;
-        // SAFETY: replaces whole pages of this arena's own mapping
-        // (checked by `pages`) with a shared mapping of the same length.
-        let p = unsafe {
-            libc::mmap(
-                at,
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_FIXED,
-                fd,
-                file_off as libc::off_t,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(())
+        self.remap(off, len, libc::MAP_SHARED, fd, file_off)
     }
 
     /// Backs the region's pages `[off, off + len)` by fresh zero pages of
     /// its own again.
     pub fn map_private(&self, off: usize, len: usize) -> std::io::Result<()> {
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+        self.remap(off, len, flags, -1, 0)
+    }
+
+    fn remap(
+        &self,
+        off: usize,
+        len: usize,
+        flags: libc::c_int,
+        fd: std::os::fd::RawFd,
+        file_off: u64,
+    ) -> std::io::Result<()> {
         let at = self.pages(off, len)?;
         // SAFETY: replaces whole pages of this arena's own mapping
-        // (checked by `pages`) with anonymous memory of the same length.
+        // (checked by `pages`) with a readable, writable mapping of the
+        // same length at the same address.
         let p = unsafe {
             libc::mmap(
                 at,
                 len,
                 libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
-                -1,
-                0,
+                flags | libc::MAP_FIXED,
+                fd,
+                file_off as libc::off_t,
             )
         };
         if p == libc::MAP_FAILED {

@@ -77,3 +77,58 @@ pub fn context(lib: &Library) {
         assert_eq!(set_current(ctx), 0);
     }
 }
+
+/// NVRTC's saxpy from the corpus (`ptx-samples/cuda/saxpy`), loaded in the
+/// current context: its function.
+pub fn saxpy(lib: &Library) -> Handle {
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_function = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const std::ffi::c_char) -> u32
+    );
+    let path = repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
+    let ptx = std::ffi::CString::new(std::fs::read(path).unwrap()).unwrap();
+    let (mut module, mut f): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: out-pointers to locals and NUL-terminated strings.
+    unsafe {
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        assert_eq!(get_function(&mut f, module, c"_Z5saxpyifPKfPf".as_ptr()), 0);
+    }
+    f
+}
+
+/// Launches saxpy (`y[i] = a * x[i] + y[i]`, `i < n`) on the legacy
+/// stream in 256-thread blocks; returns the launch's result.
+pub fn launch_saxpy(lib: &Library, f: Handle, n: c_int, a: f32, x: u64, y: u64) -> u32 {
+    let launch = sym!(lib, b"cuLaunchKernel", Launch);
+    let mut args: [*mut c_void; 4] = [
+        &n as *const c_int as *mut c_void,
+        &a as *const f32 as *mut c_void,
+        &x as *const u64 as *mut c_void,
+        &y as *const u64 as *mut c_void,
+    ];
+    let null = std::ptr::null_mut();
+    let grid = (n as u32).div_ceil(256);
+    // SAFETY: saxpy's four arguments, as pointers to locals that outlive
+    // the call (the library copies them).
+    unsafe {
+        launch(
+            f,
+            grid,
+            1,
+            1,
+            256,
+            1,
+            1,
+            0,
+            null,
+            args.as_mut_ptr(),
+            null as _,
+        )
+    }
+}
