@@ -62,15 +62,22 @@ impl Bench {
 
     /// Cycles per chained instruction: (t(8 iterations) - t(4)) / (4 * 64).
     fn chain(&mut self, arch: &Arch, kernel: &str) -> f64 {
-        let data = self.dev.alloc(64 * 8).unwrap();
-        self.dev.memset(data, 0, 64 * 8).unwrap();
+        self.chains(arch, kernel, 32)
+    }
+
+    /// Cycles between two chained instructions of warp 0 with `threads`
+    /// threads each running the chain.
+    fn chains(&mut self, arch: &Arch, kernel: &str, threads: u32) -> f64 {
+        let bytes = (threads as u64 + 32) * 8;
+        let data = self.dev.alloc(bytes).unwrap();
+        self.dev.memset(data, 0, bytes).unwrap();
         let out = self.dev.alloc(16).unwrap();
         let mut t = [0i64; 2];
         for (i, iters) in [4, 8].into_iter().enumerate() {
             self.run(
                 arch,
                 kernel,
-                32,
+                threads,
                 &[
                     KernelArg::Ptr(data),
                     KernelArg::Ptr(out),
@@ -127,6 +134,8 @@ fn dependent_chains_report_each_presets_latencies() {
         let arch = Arch::builtin(name).unwrap();
         for (kernel, class, cost) in [
             ("chain_add_s32", UnitClass::Int, 1),
+            // A 32-bit multiply takes the preset's issue slots (4 on CC 1.x).
+            ("chain_mul_s32", UnitClass::Int, arch.units.int_mul32_issues),
             ("chain_fma_f32", UnitClass::Fp32, 1),
             ("chain_fma_f64", UnitClass::Fp64, 1),
             // ex2.approx is two hardware instructions in warpjit's IR.
@@ -139,6 +148,24 @@ fn dependent_chains_report_each_presets_latencies() {
                 "{name} {kernel}: measured {got:.2} cycles per op, preset says {want}"
             );
         }
+    }
+}
+
+/// CC 1.x has no 32-bit integer multiplier: a multiply takes four issue
+/// slots of the SPs (16 cycles a warp, an add 4), so eight warps of
+/// multiply chains run at a quarter of the rate of add chains; from Volta
+/// on both run at one rate.
+#[test]
+fn thirty_two_bit_multiplies_take_four_issue_slots_on_cc_1x() {
+    let mut b = Bench::new();
+    for (name, ratio) in [("sm_10", 4.0), ("sm_13", 4.0), ("sm_70", 1.0)] {
+        let arch = Arch::builtin(name).unwrap();
+        let add = b.chains(&arch, "chain_add_s32", 256);
+        let mul = b.chains(&arch, "chain_mul_s32", 256);
+        assert!(
+            (mul / add - ratio).abs() < 0.15 * ratio,
+            "{name}: 8 warps: {mul:.1} cycles per multiply, {add:.1} per add"
+        );
     }
 }
 

@@ -25,6 +25,7 @@
   }
 
 DEFINE_CHAIN(chain_add_s32, int, "add.s32 %0, %0, %1;", "r")
+DEFINE_CHAIN(chain_mul_s32, int, "mul.lo.s32 %0, %0, %1;", "r")
 DEFINE_CHAIN(chain_fma_f32, float, "fma.rn.f32 %0, %0, %1, %1;", "f")
 DEFINE_CHAIN(chain_fma_f64, double, "fma.rn.f64 %0, %0, %1, %1;", "d")
 DEFINE_CHAIN(chain_ex2_f32, float, "ex2.approx.ftz.f32 %0, %0;", "f")

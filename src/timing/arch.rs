@@ -146,6 +146,12 @@ pub struct Units {
     /// integer and FP32 instructions share the CUDA cores.
     #[serde(default)]
     pub same_pipe: Vec<Vec<String>>,
+    /// Issue slots a PTX 32-bit integer multiply takes (`mul.lo`/`mul.hi`,
+    /// `mad.lo`/`mad.hi` on 32-bit types) where the PTX model prices it:
+    /// 1, or 4 on CC 1.x, which has no 32-bit multiplier (16 cycles a
+    /// warp against 4 for an add). SASS costs count the real instructions.
+    #[serde(default = "one")]
+    pub int_mul32_issues: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]

@@ -25,6 +25,7 @@ fn chip_presets_state_every_key() {
         "issue_interval",
         "instruction_order",
         "same_pipe",
+        "int_mul32_issues",
         "l1_shared_unified_kib",
         "shared_bank_width_bytes",
         "shared_half_warp",

@@ -230,6 +230,7 @@ pub fn apply(
         }
         for &i in instrs {
             program.instrs[i].cost = 0;
+            program.instrs[i].int_mul32 = false;
         }
         // 1. Memory ops take memory instructions of their kind.
         for &i in instrs {

@@ -7,7 +7,7 @@
 use cranelift_codegen::entity::EntityRef;
 
 use super::arch::UnitClass;
-use crate::ir::{self, FuncId, Module, OpKind, Space, Src, Terminator, Unit};
+use crate::ir::{self, FuncId, IntBinOp, IntTernOp, Module, OpKind, Space, Src, Terminator, Unit};
 
 /// Where a memory op's latency comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +60,9 @@ pub struct Instr {
     pub dsts: (u32, u32),
     /// A barrier (`bar.sync` and friends).
     pub barrier: bool,
+    /// A 32-bit integer multiply priced by the PTX model: its cost is
+    /// multiplied by the preset's `int_mul32_issues` (SASS costs clear it).
+    pub int_mul32: bool,
     /// A fall-through into the next block: no hardware instruction, so it
     /// executes without taking an issue slot.
     pub free: bool,
@@ -155,6 +158,15 @@ impl Program {
                         Unit::LsuGlobalCv => CachePolicy::Uncached,
                         _ => CachePolicy::Default,
                     };
+                    let int_mul32 = match &op.kind {
+                        OpKind::IntBin { op, ty } => {
+                            matches!(op, IntBinOp::MulLo | IntBinOp::MulHi) && ty.bits() == 32
+                        }
+                        OpKind::IntTern { op, ty } => {
+                            matches!(op, IntTernOp::MadLo | IntTernOp::MadHi) && ty.bits() == 32
+                        }
+                        _ => false,
+                    };
                     p.instrs.push(Instr {
                         class,
                         cost: op.cost.max(1),
@@ -163,6 +175,7 @@ impl Program {
                         srcs: (s0, d0),
                         dsts: (d0, p.regs.len() as u32),
                         barrier: matches!(op.kind, OpKind::Bar { .. }),
+                        int_mul32,
                         free: false,
                         drain: false,
                         line: line_of(op.span.start),
@@ -186,6 +199,7 @@ impl Program {
                     srcs: (s0, d0),
                     dsts: (d0, d0),
                     barrier: false,
+                    int_mul32: false,
                     free: b.term.falls_through(bid),
                     drain: false,
                     line: line_of(b.term_span.start),

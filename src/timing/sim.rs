@@ -282,14 +282,18 @@ pub fn simulate_with<G: GridExec>(
         .instrs
         .iter()
         .map(|i| {
-            let cost = i.cost as u32;
+            let cost = if i.int_mul32 {
+                i.cost as u32 * arch.units.int_mul32_issues.max(1)
+            } else {
+                i.cost as u32
+            };
             IssueCost {
                 class: i.class as u8,
                 mem: i.mem,
                 cache: i.cache,
                 free: i.free,
                 ops: (i.srcs.0, i.dsts.0, i.dsts.1),
-                cost: i.cost,
+                cost: cost.min(u16::MAX as u32) as u16,
                 latency: arch.latency.of(i.class) * cost,
                 dispatch: arch.dispatch_cycles(i.class) * cost,
                 block_end: i.block_ops,
