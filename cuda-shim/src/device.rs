@@ -61,6 +61,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             allocations: BTreeMap::new(),
             module_globals: BTreeMap::new(),
             ipc_opened: BTreeMap::new(),
+            pools: Default::default(),
             sched: queue::Scheduler::default(),
             next_handle: FIRST_HANDLE,
             primary_retains: 0,
@@ -212,7 +213,7 @@ fn attribute(arch: &Arch, unified: bool, attr: c_int) -> Option<c_int> {
         97 => o.shared_per_block as c_int, // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         106 => o.max_blocks_per_sm as c_int, // MAX_BLOCKS_PER_MULTIPROCESSOR
         111 => o.reserved_shared_per_block as c_int, // RESERVED_SHARED_MEMORY_PER_BLOCK
-        115 => 0, // MEMORY_POOLS_SUPPORTED
+        115 => 1, // MEMORY_POOLS_SUPPORTED
         _ => return None,
     })
 }

@@ -4,7 +4,7 @@
 use super::*;
 use super::{
     capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
-    module::*, stream::*,
+    module::*, pool::*, stream::*,
 };
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
@@ -83,7 +83,9 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuKernelSetCacheConfig, cuLibraryGetGlobal, cuMemHostGetDevicePointer_v2,
         cuMemAllocManaged, cuMemAllocPitch_v2, cuMemcpy, cuMemcpyAsync, cuMemcpy2D_v2,
         cuMemcpy2DUnaligned_v2, cuMemcpy2DAsync_v2, cuIpcGetMemHandle, cuIpcOpenMemHandle_v2,
-        cuIpcCloseMemHandle,
+        cuIpcCloseMemHandle, cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemFreeAsync,
+        cuDeviceGetDefaultMemPool, cuDeviceGetMemPool, cuDeviceSetMemPool, cuMemPoolCreate,
+        cuMemPoolDestroy, cuMemPoolTrimTo, cuMemPoolSetAttribute, cuMemPoolGetAttribute,
     }
     None
 }

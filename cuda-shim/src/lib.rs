@@ -28,6 +28,7 @@ mod link;
 mod memory;
 mod module;
 mod ops;
+mod pool;
 mod queue;
 mod sanitizer;
 mod stream;
@@ -78,6 +79,8 @@ struct State {
     /// Other processes' memory opened here (`cuIpcOpenMemHandle`): address
     /// to size.
     ipc_opened: BTreeMap<u64, u64>,
+    /// Memory pools and stream-ordered allocations (`pool.rs`).
+    pools: pool::Pools,
     /// Streams, events, captures and graphs (`queue.rs`, `capture.rs`).
     sched: queue::Scheduler,
     next_handle: usize,
@@ -177,6 +180,19 @@ impl State {
 
     /// Whether `[addr, addr + len)` lies in one device allocation or
     /// module variable (what warpjit's device copies accept).
+    /// Frees a device allocation (`cuMemFree_v2`, or `cuMemFreeAsync` when
+    /// its stream reaches it).
+    fn free_allocation(&mut self, dptr: u64) -> Result<(), ops::OpError> {
+        self.device.free(dptr).map_err(|e| ops::OpError {
+            code: errors::code_of(&e),
+            fault: false,
+        })?;
+        let bytes = self.allocations.remove(&dptr).unwrap_or(0);
+        self.managed.remove(&dptr);
+        self.pools.freed(dptr, bytes);
+        Ok(())
+    }
+
     fn check_device_range(&self, addr: u64, len: usize) -> Result<(), CUresult> {
         if len == 0 {
             return Ok(());

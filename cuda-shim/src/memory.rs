@@ -45,12 +45,7 @@ pub unsafe extern "C" fn cuMemFree_v2(dptr: u64) -> CUresult {
             check_unsafe_call(&mut s.sched)?;
             Ok(s.sched.all_pending_tails())
         },
-        |s| {
-            s.device.free(dptr).map_err(|e| errors::code_of(&e))?;
-            s.allocations.remove(&dptr);
-            s.managed.remove(&dptr);
-            Ok(())
-        },
+        |s| s.free_allocation(dptr).map_err(|e| e.code),
     ))
 }
 

@@ -85,6 +85,11 @@ pub(crate) enum Op {
     },
     /// Does nothing: the item's dependencies are the wait.
     Wait,
+    /// Frees a device allocation (`cuMemFreeAsync`; the worker does it
+    /// with the state, `queue::execute`).
+    Free {
+        dptr: u64,
+    },
 }
 
 /// A captured graph node.
@@ -152,7 +157,11 @@ impl Op {
                     device.write(*dst, &data).map_err(|e| device_error(&e))
                 }
             }
-            Op::HostFunc { .. } | Op::Callback { .. } | Op::RecordEvent { .. } | Op::Wait => Ok(()),
+            Op::HostFunc { .. }
+            | Op::Callback { .. }
+            | Op::RecordEvent { .. }
+            | Op::Wait
+            | Op::Free { .. } => Ok(()),
         }
     }
 }

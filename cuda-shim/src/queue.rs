@@ -453,6 +453,13 @@ fn execute(mut guard: Guard, id: StreamId, item: Item) -> Guard {
             guard = lock();
             Ok(())
         }
+        Op::Free { dptr } => {
+            if let Some(s) = guard.as_mut() {
+                s.free_allocation(*dptr)
+            } else {
+                Ok(())
+            }
+        }
         op => match guard.as_ref() {
             Some(s) => {
                 catch_unwind(AssertUnwindSafe(|| op.run(&s.device))).unwrap_or(Err(OpError {
