@@ -86,6 +86,7 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuIpcCloseMemHandle, cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemFreeAsync,
         cuDeviceGetDefaultMemPool, cuDeviceGetMemPool, cuDeviceSetMemPool, cuMemPoolCreate,
         cuMemPoolDestroy, cuMemPoolTrimTo, cuMemPoolSetAttribute, cuMemPoolGetAttribute,
+        cuMemcpy3D_v2, cuMemcpy3DAsync_v2,
     }
     None
 }

@@ -601,3 +601,99 @@ pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2(p: *const Memcpy2D) -> CUresult 
 pub unsafe extern "C" fn cuMemcpy2DAsync_v2(p: *const Memcpy2D, stream: Handle) -> CUresult {
     run_copy(false, |s, plan| plan_2d(s, plan, p, stream))
 }
+
+/// `CUDA_MEMCPY3D` (the `_v2` layout).
+#[repr(C)]
+pub struct Memcpy3D {
+    src_x: usize,
+    src_y: usize,
+    src_z: usize,
+    src_lod: usize,
+    src_type: c_uint,
+    src_host: *const c_void,
+    src_device: u64,
+    src_array: Handle,
+    reserved0: *mut c_void,
+    src_pitch: usize,
+    src_height: usize,
+    dst_x: usize,
+    dst_y: usize,
+    dst_z: usize,
+    dst_lod: usize,
+    dst_type: c_uint,
+    dst_host: *mut c_void,
+    dst_device: u64,
+    dst_array: Handle,
+    reserved1: *mut c_void,
+    dst_pitch: usize,
+    dst_height: usize,
+    width: usize,
+    height: usize,
+    depth: usize,
+}
+
+/// A 3D copy: `depth` slices of `height` rows, each side's slice
+/// `pitch * height` bytes after the last; one copy per row (a slice's rows
+/// or the whole box at once where a side is contiguous on both).
+unsafe fn plan_3d(
+    s: &mut State,
+    plan: &mut Plan,
+    p: *const Memcpy3D,
+    stream: Handle,
+) -> Result<(), CUresult> {
+    let p = p.as_ref().ok_or(INVALID_VALUE)?;
+    let (w, h, d) = (p.width, p.height, p.depth);
+    if w == 0 || h == 0 || d == 0 {
+        return Ok(());
+    }
+    if p.src_lod != 0 || p.dst_lod != 0 {
+        return Err(INVALID_VALUE);
+    }
+    if (h > 1 || d > 1) && (p.src_pitch < w + p.src_x || p.dst_pitch < w + p.dst_x) {
+        return Err(INVALID_VALUE);
+    }
+    if d > 1 && (p.src_height < h + p.src_y || p.dst_height < h + p.dst_y) {
+        return Err(INVALID_VALUE);
+    }
+    for slice in 0..d {
+        // Row 0 of this slice, counted in rows from the side's start.
+        let row_of = |z: usize, y: usize, height: usize| {
+            z.checked_add(slice)
+                .and_then(|z| z.checked_mul(height))
+                .and_then(|r| r.checked_add(y))
+                .ok_or(INVALID_VALUE)
+        };
+        let src = (
+            p.src_x,
+            row_of(p.src_z, p.src_y, p.src_height)?,
+            p.src_pitch,
+        );
+        let dst = (
+            p.dst_x,
+            row_of(p.dst_z, p.dst_y, p.dst_height)?,
+            p.dst_pitch,
+        );
+        let contiguous = h == 1 || (p.src_pitch == w && p.dst_pitch == w);
+        let (rows, len) = match contiguous {
+            true => (1, w.checked_mul(h).ok_or(INVALID_VALUE)?),
+            false => (h, w),
+        };
+        for row in 0..rows {
+            let from = row_start(s, p.src_type, p.src_host, p.src_device, src, row)?;
+            let to = row_start(s, p.dst_type, p.dst_host, p.dst_device, dst, row)?;
+            plan_copy(s, plan, to, from, len, stream)?;
+        }
+    }
+    Ok(())
+}
+
+/// On the legacy stream, synchronous as the typed copies are.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpy3D_v2(p: *const Memcpy3D) -> CUresult {
+    run_copy(true, |s, plan| plan_3d(s, plan, p, std::ptr::null_mut()))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpy3DAsync_v2(p: *const Memcpy3D, stream: Handle) -> CUresult {
+    run_copy(false, |s, plan| plan_3d(s, plan, p, stream))
+}
