@@ -495,6 +495,11 @@ impl FnLower<'_> {
             ));
         }
         let off = |base: u32| (base as i64 + offset) as u64;
+        // The PTX ISA's predefined identifier `WARP_SZ`: the warp size as
+        // a run-time constant, usable wherever an immediate is.
+        if name == "WARP_SZ" && self.lookup(name).is_none() && !self.ctx.syms.contains_key(name) {
+            return Ok(Src::Imm((32 + offset) as u64));
+        }
         match self.lookup(name) {
             Some(Sym::Reg(r)) if offset == 0 => return Ok(Src::Reg(r)),
             Some(Sym::Reg(_)) => {
