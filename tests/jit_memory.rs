@@ -148,3 +148,26 @@ fn global_atomics_with_wild_pointers_fault_identically() {
     engines_agree("cuda/atomics_int", "kernel.compute_80.ptx", 3);
     engines_agree("cuda/atomics_int", "kernel.compute_80.ptx", 5);
 }
+
+/// A struct parameter indexed with run-time indices (NVRTC's `ld.param`
+/// through a register holding the parameter's address): an index past the
+/// parameter bytes faults in the parameter space, identically on both
+/// engines and in timed runs, never reading beyond the launch's parameters.
+#[test]
+fn parameter_loads_through_a_register_stay_in_the_parameters() {
+    // struct_param_indexed(Table t, ...): t.n is the struct's first word;
+    // k = sel[i] % t.n indexes t.coef[k], so a huge n reads far past the
+    // parameters.
+    let huge_n: &dyn Fn(&mut Device) -> u64 = &|_| 1_000_000;
+    let sample = "cuda/struct_param_indexed";
+    let ptx = "kernel.compute_80.ptx";
+    let interp = run_with_pointer(Engine::Interp, sample, ptx, 0, huge_n, false);
+    let jit = run_with_pointer(Engine::Jit, sample, ptx, 0, huge_n, false);
+    assert!(
+        interp.contains("illegal address") && interp.contains("param"),
+        "{interp}"
+    );
+    assert_eq!(interp, jit);
+    let timed = run_with_pointer(Engine::Jit, sample, ptx, 0, huge_n, true);
+    assert!(timed.contains("illegal address"), "{timed}");
+}

@@ -507,7 +507,11 @@ impl FnLower<'_> {
             }
             Some(Sym::Local(o)) => return Ok(Src::FrameAddr(off(o) as u32)),
             Some(Sym::Shared(o)) => return Ok(Src::Imm(off(o))),
-            Some(Sym::FrameParam(_)) | Some(Sym::KernelParam(_)) => {
+            // A kernel parameter's address in the parameter space (what
+            // `ld.param` through a register takes, as NVRTC does to index
+            // a struct parameter).
+            Some(Sym::KernelParam(o)) => return Ok(Src::Imm(off(o))),
+            Some(Sym::FrameParam(_)) => {
                 return Err(unsupported(
                     span,
                     format_args!("taking the address of parameter `{name}`"),

@@ -56,10 +56,16 @@ impl FnLower<'_> {
         let base = match self.lookup(name) {
             Some(Sym::Reg(r)) => {
                 if ir_space == Space::FrameParam {
-                    return Err(unsupported(
-                        op.span,
-                        "parameter-space access through a register",
-                    ));
+                    // In a kernel, a register holds an address of its
+                    // parameters (`mov` of a parameter's name): a load
+                    // from the launch's parameter bytes, bounds-checked.
+                    if !self.f.is_kernel {
+                        return Err(unsupported(
+                            op.span,
+                            "a function's parameter-space access through a register",
+                        ));
+                    }
+                    ir_space = Space::KernelParam;
                 }
                 Src::Reg(r)
             }
