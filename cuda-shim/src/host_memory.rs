@@ -222,9 +222,9 @@ pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
 
 /// Managed memory: an allocation of the arena, which lies at its device
 /// addresses (unified addressing), so the pointer is valid on the host and
-/// in kernels. The host must not touch it while kernels run
-/// (`CONCURRENT_MANAGED_ACCESS` reads 0, as on pre-Pascal GPUs and
-/// Windows). Where the arena could not be placed at its device addresses:
+/// in kernels, and host and kernels may touch it at the same time, as on
+/// Linux GPUs from Pascal on (`CONCURRENT_MANAGED_ACCESS` reads 1: it is
+/// one coherent memory). Where the arena could not be placed at its device addresses:
 /// `CUDA_ERROR_NOT_SUPPORTED`, what CUDA returns on a device without
 /// managed memory (`CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY` then reads 0).
 #[no_mangle]
@@ -255,5 +255,97 @@ pub unsafe extern "C" fn cuMemAllocManaged(
             s.managed.insert(a);
             out(dptr, a)
         })
+    }))
+}
+
+/// The range `[dptr, dptr + bytes)` lies in one managed allocation.
+fn managed_range(s: &State, dptr: u64, bytes: usize) -> Result<(), CUresult> {
+    let inside = s
+        .allocations
+        .range(..=dptr)
+        .next_back()
+        .is_some_and(|(&b, &n)| s.managed.contains(&b) && dptr + bytes as u64 <= b + n);
+    if inside {
+        Ok(())
+    } else {
+        Err(INVALID_VALUE)
+    }
+}
+
+/// `CUmemLocation`: a location type and an id, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct MemLocation {
+    kind: c_int,
+    id: c_int,
+}
+
+/// Prefetching managed memory (to the device or the host): one memory
+/// here, so a checked no-op.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemPrefetchAsync(
+    dptr: u64,
+    bytes: usize,
+    _device: c_int,
+    stream: Handle,
+) -> CUresult {
+    done(with_state(|s| {
+        crate::queue::resolve(s, stream)?;
+        managed_range(s, dptr, bytes)
+    }))
+}
+
+/// The CUDA 12.2 form (a `CUmemLocation`).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemPrefetchAsync_v2(
+    dptr: u64,
+    bytes: usize,
+    _location: MemLocation,
+    _flags: c_uint,
+    stream: Handle,
+) -> CUresult {
+    cuMemPrefetchAsync(dptr, bytes, 0, stream)
+}
+
+/// Advice on managed memory (read-mostly, preferred location, accessed
+/// by): a checked no-op.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAdvise(
+    dptr: u64,
+    bytes: usize,
+    _advice: c_int,
+    _device: c_int,
+) -> CUresult {
+    done(with_state(|s| managed_range(s, dptr, bytes)))
+}
+
+/// The CUDA 12.2 form (a `CUmemLocation`).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAdvise_v2(
+    dptr: u64,
+    bytes: usize,
+    advice: c_int,
+    _location: MemLocation,
+) -> CUresult {
+    cuMemAdvise(dptr, bytes, advice, 0)
+}
+
+/// Attaching managed memory to a stream (or to the host, or globally):
+/// host and kernels share one coherent memory here, so only checked.
+/// `length` 0 means the whole allocation.
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamAttachMemAsync(
+    stream: Handle,
+    dptr: u64,
+    length: usize,
+    flags: c_uint,
+) -> CUresult {
+    // CU_MEM_ATTACH_GLOBAL 1, _HOST 2, _SINGLE 4.
+    if ![1, 2, 4].contains(&flags) {
+        return INVALID_VALUE;
+    }
+    done(with_state(|s| {
+        crate::queue::resolve(s, stream)?;
+        managed_range(s, dptr, length)
     }))
 }
