@@ -170,3 +170,58 @@ fn synchronous_memsets_of_host_visible_memory_are_done_on_return() {
         assert_eq!(free_host(h), 0);
     }
 }
+
+/// Prefetches, advice and stream attachment of managed memory are checked
+/// (a managed range, a known stream, a valid flag) and move nothing: host
+/// and kernels share one coherent memory (`CONCURRENT_MANAGED_ACCESS` 1).
+#[test]
+fn prefetch_advice_and_attachment_check_their_range() {
+    let lib = library();
+    context(&lib);
+    let attr = sym!(
+        lib,
+        b"cuDeviceGetAttribute",
+        unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32
+    );
+    let managed = sym!(
+        lib,
+        b"cuMemAllocManaged",
+        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
+    );
+    let alloc = sym!(
+        lib,
+        b"cuMemAlloc_v2",
+        unsafe extern "C" fn(*mut u64, usize) -> u32
+    );
+    let prefetch = sym!(
+        lib,
+        b"cuMemPrefetchAsync",
+        unsafe extern "C" fn(u64, usize, c_int, Handle) -> u32
+    );
+    let advise = sym!(
+        lib,
+        b"cuMemAdvise",
+        unsafe extern "C" fn(u64, usize, c_int, c_int) -> u32
+    );
+    let attach = sym!(
+        lib,
+        b"cuStreamAttachMemAsync",
+        unsafe extern "C" fn(Handle, u64, usize, c_uint) -> u32
+    );
+    // SAFETY: out-pointers to locals; ranges within the allocations.
+    unsafe {
+        let mut concurrent = 0;
+        assert_eq!(attr(&mut concurrent, 89, 0), 0);
+        assert_eq!(concurrent, 1);
+        let (mut m, mut d) = (0u64, 0u64);
+        assert_eq!(managed(&mut m, 4096, 1), 0);
+        assert_eq!(alloc(&mut d, 4096), 0);
+        let null = std::ptr::null_mut();
+        assert_eq!(prefetch(m, 4096, 0, null), 0);
+        assert_eq!(prefetch(m + 4000, 200, 0, null), 1, "past the allocation");
+        assert_eq!(prefetch(d, 4096, 0, null), 1, "not managed");
+        assert_eq!(advise(m, 1024, 1, 0), 0); // SET_READ_MOSTLY
+        assert_eq!(attach(null, m, 0, 4), 0); // SINGLE, whole allocation
+        assert_eq!(attach(null, m, 0, 3), 1, "not a flag");
+    }
+}
