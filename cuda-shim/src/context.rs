@@ -246,14 +246,14 @@ pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_int) -> CUres
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
     done(with_state(|s| {
-        if limit == 2 && s.device.heap().is_some() {
+        if limit == 2 && s.dev().heap().is_some() {
             // CU_LIMIT_MALLOC_HEAP_SIZE is fixed once a module that calls
             // malloc is loaded (CUDA: once a kernel that calls it ran).
             return Err(INVALID_VALUE);
         }
         let slot = s.limits.get_mut(limit as usize).ok_or(INVALID_VALUE)?;
         *slot = value;
-        let mut o = s.device.options().clone();
+        let mut o = s.dev().options().clone();
         match limit {
             // CU_LIMIT_STACK_SIZE: warpjit's local memory per thread.
             0 => o.stack_bytes = value.clamp(1024, 1 << 24) as u32,
@@ -263,7 +263,7 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
             2 => o.malloc_heap_bytes = value as u64,
             _ => return Ok(()),
         }
-        s.device.set_options(o);
+        s.dev_mut().set_options(o);
         Ok(())
     }))
 }

@@ -54,7 +54,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             }
         }
         *guard = Some(State {
-            device: Device::new(options),
+            device: std::sync::Arc::new(std::sync::RwLock::new(Device::new(options))),
             arch,
             modules: HashMap::new(),
             functions: Vec::new(),
@@ -166,7 +166,7 @@ pub unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, device: c_int) -
         if device != 0 {
             return Err(INVALID_DEVICE);
         }
-        out(bytes, s.device.options().arena_bytes as usize)
+        out(bytes, s.dev().options().arena_bytes as usize)
     }))
 }
 
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(
         // Unknown attributes read as 0 (features warpjit does not offer).
         out(
             value,
-            attribute(&s.arch, s.device.unified_addresses(), attr).unwrap_or(0),
+            attribute(&s.arch, s.dev().unified_addresses(), attr).unwrap_or(0),
         )
     }))
 }

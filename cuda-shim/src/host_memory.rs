@@ -20,12 +20,12 @@ pub unsafe extern "C" fn cuMemHostAlloc(
         return INVALID_VALUE;
     }
     done(with_state(|s| {
-        if s.device.unified_addresses() {
+        if s.dev().unified_addresses() {
             // In the arena, whose device addresses are host addresses: the
             // device reaches it at the same pointer, as CUDA gives every
             // page-locked allocation under unified addressing.
             let a = s
-                .device
+                .dev_mut()
                 .alloc(bytes.max(1) as u64)
                 .map_err(|e| errors::code_of(&e))?;
             s.host_allocations.insert(a as usize, bytes.max(1));
@@ -64,7 +64,7 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
                 .remove(&(p as usize))
                 .ok_or(INVALID_VALUE)?;
             if let Loc::Device(a) = s.classify(p as u64) {
-                return s.device.free(a).map_err(|e| errors::code_of(&e));
+                return s.dev_mut().free(a).map_err(|e| errors::code_of(&e));
             }
             let layout =
                 std::alloc::Layout::from_size_align(size, 4096).map_err(|_| INVALID_VALUE)?;
@@ -239,7 +239,7 @@ pub unsafe extern "C" fn cuMemAllocManaged(
             if dptr.is_null() || bytes == 0 {
                 return Err(INVALID_VALUE);
             }
-            if !s.device.unified_addresses() {
+            if !s.dev().unified_addresses() {
                 explain_once(
                     &ONCE,
                     "cuMemAllocManaged: warpjit's device memory could not be placed at its device addresses (another device of this process holds them), so there is no managed memory; use cuMemAlloc and copies",
@@ -248,7 +248,7 @@ pub unsafe extern "C" fn cuMemAllocManaged(
             }
             check_unsafe_call(&mut s.sched)?;
             let a = s
-                .device
+                .dev_mut()
                 .alloc(bytes as u64)
                 .map_err(|e| errors::code_of(&e))?;
             s.allocations.insert(a, bytes as u64);

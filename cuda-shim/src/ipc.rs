@@ -30,7 +30,10 @@ pub unsafe extern "C" fn cuIpcGetMemHandle(handle: *mut CUipcMemHandle, dptr: u6
     let r = wait_then(
         |s| Ok(s.sched.all_pending_tails()),
         |s| {
-            bytes = s.device.ipc_export(dptr).map_err(|e| errors::code_of(&e))?;
+            bytes = s
+                .dev_mut()
+                .ipc_export(dptr)
+                .map_err(|e| errors::code_of(&e))?;
             Ok(())
         },
     );
@@ -55,7 +58,7 @@ pub unsafe extern "C" fn cuIpcOpenMemHandle_v2(
             if dptr.is_null() || flags & !LAZY_ENABLE_PEER_ACCESS != 0 {
                 return Err(INVALID_VALUE);
             }
-            let (a, size) = s.device.ipc_open(&handle.reserved).map_err(|e| {
+            let (a, size) = s.dev_mut().ipc_open(&handle.reserved).map_err(|e| {
                 let text = e.to_string();
                 if text.contains("not a warpjit memory handle") {
                     INVALID_HANDLE
@@ -87,14 +90,16 @@ pub unsafe extern "C" fn cuIpcOpenMemHandle(
 pub unsafe extern "C" fn cuIpcCloseMemHandle(dptr: u64) -> CUresult {
     done(wait_then(
         |s| {
-            if !s.device.ipc_is_opened(dptr) {
+            if !s.dev().ipc_is_opened(dptr) {
                 return Err(INVALID_VALUE);
             }
             Ok(s.sched.all_pending_tails())
         },
         |s| {
-            s.device.ipc_close(dptr).map_err(|e| errors::code_of(&e))?;
-            if !s.device.ipc_is_opened(dptr) {
+            s.dev_mut()
+                .ipc_close(dptr)
+                .map_err(|e| errors::code_of(&e))?;
+            if !s.dev().ipc_is_opened(dptr) {
                 s.ipc_opened.remove(&dptr);
             }
             Ok(())

@@ -36,13 +36,13 @@ pub unsafe extern "C" fn cuLaunchKernel(
         with_state(|s| {
             let i = (f as usize).wrapping_sub(1);
             let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
-            let buf = parameter_bytes(&s.device, m, k, params, extra)?;
+            let buf = parameter_bytes(&s.dev(), m, k, params, extra)?;
             let config = LaunchConfig {
                 grid: [gx, gy, gz],
                 block: [bx, by, bz],
                 shared_bytes: shared,
             };
-            check_config(&s.device, m, k, &config)?;
+            check_config(&s.dev(), m, k, &config)?;
             // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
             let timing = std::env::var("WARPJIT_TIMING")
                 .ok()
@@ -210,7 +210,8 @@ fn blocks_per_sm(s: &State, f: Handle, block: u32, dynamic_shared: u32) -> Resul
         .functions
         .get((f as usize).wrapping_sub(1))
         .ok_or(INVALID_HANDLE)?;
-    let ir = s.device.ir(m);
+    let device = s.dev();
+    let ir = device.ir(m);
     let input = warpjit::timing::occupancy::OccupancyInput {
         block_threads: block,
         regs_per_thread: warpjit::timing::regs::estimate(ir, k),

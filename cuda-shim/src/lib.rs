@@ -68,7 +68,10 @@ pub use errors::{CUresult, CODES};
 type Handle = *mut c_void;
 
 struct State {
-    device: Device,
+    /// The device: kernels run under its read lock without the state lock
+    /// (so that kernels of different streams overlap, `queue::execute`);
+    /// calls that change it take its write lock under the state lock.
+    device: std::sync::Arc<std::sync::RwLock<Device>>,
     arch: Arch,
     modules: HashMap<usize, ModuleId>,
     functions: Vec<(ModuleId, FuncId)>,
@@ -173,6 +176,16 @@ unsafe fn out<T>(p: *mut T, v: T) -> Result<(), CUresult> {
 }
 
 impl State {
+    /// The device, to read (shared with running kernels).
+    fn dev(&self) -> std::sync::RwLockReadGuard<'_, Device> {
+        self.device.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The device, to change (after every running kernel has finished).
+    fn dev_mut(&self) -> std::sync::RwLockWriteGuard<'_, Device> {
+        self.device.write().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn handle(&mut self) -> usize {
         self.next_handle += 1;
         self.next_handle
@@ -183,7 +196,7 @@ impl State {
     /// Frees a device allocation (`cuMemFree_v2`, or `cuMemFreeAsync` when
     /// its stream reaches it).
     fn free_allocation(&mut self, dptr: u64) -> Result<(), ops::OpError> {
-        self.device.free(dptr).map_err(|e| ops::OpError {
+        self.dev_mut().free(dptr).map_err(|e| ops::OpError {
             code: errors::code_of(&e),
             fault: false,
         })?;

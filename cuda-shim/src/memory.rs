@@ -21,7 +21,7 @@ pub unsafe extern "C" fn cuMemAlloc_v2(dptr: *mut u64, bytes: usize) -> CUresult
             }
             check_unsafe_call(&mut s.sched)?;
             let a = s
-                .device
+                .dev_mut()
                 .alloc(bytes as u64)
                 .map_err(|e| errors::code_of(&e))?;
             s.allocations.insert(a, bytes as u64);
@@ -52,7 +52,7 @@ pub unsafe extern "C" fn cuMemFree_v2(dptr: u64) -> CUresult {
 #[no_mangle]
 pub unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult {
     done(with_state(|s| {
-        let total_bytes = s.device.options().arena_bytes;
+        let total_bytes = s.dev().options().arena_bytes;
         let used: u64 = s.allocations.values().sum();
         out(free, total_bytes.saturating_sub(used) as usize)?;
         out(total, total_bytes as usize)
@@ -370,7 +370,7 @@ impl State {
     /// other address is a host pointer.
     pub(crate) fn classify(&self, p: u64) -> Loc {
         let base = warpjit::runtime::memory::GLOBAL_BASE;
-        if p >= base && p - base < self.device.options().arena_bytes {
+        if p >= base && p - base < self.dev().options().arena_bytes {
             Loc::Device(p)
         } else {
             Loc::Host(p as *mut c_void)

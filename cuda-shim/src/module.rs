@@ -19,18 +19,20 @@ fn load_image(s: &mut State, name: &str, image: &[u8]) -> Result<usize, CUresult
     let Ok(text) = std::str::from_utf8(&image[..end]) else {
         return Err(INVALID_PTX);
     };
-    match s.device.load_ptx(name, text) {
+    let loaded = s.dev_mut().load_ptx(name, text);
+    match loaded {
         Ok(m) => {
             // Its variables are device memory copies may address.
             let names: Vec<String> = s
-                .device
+                .dev()
                 .ir(m)
                 .globals
                 .values()
                 .map(|g| g.name.clone())
                 .collect();
             for n in names {
-                if let Ok((addr, size)) = s.device.global(m, &n) {
+                let global = s.dev().global(m, &n);
+                if let Ok((addr, size)) = global {
                     s.module_globals.insert(addr, size.max(1));
                 }
             }
@@ -161,7 +163,7 @@ pub unsafe extern "C" fn cuModuleGetFunction(
     let name = CStr::from_ptr(name).to_string_lossy().into_owned();
     done(with_state(|s| {
         let m = *s.modules.get(&(module as usize)).ok_or(INVALID_HANDLE)?;
-        let k = s.device.kernel(m, Some(&name)).map_err(|_| NOT_FOUND)?;
+        let k = s.dev().kernel(m, Some(&name)).map_err(|_| NOT_FOUND)?;
         s.functions.push((m, k));
         out(f, s.functions.len() as Handle)
     }))
@@ -180,7 +182,7 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
     let name = CStr::from_ptr(name).to_string_lossy().into_owned();
     done(with_state(|s| {
         let m = *s.modules.get(&(module as usize)).ok_or(INVALID_HANDLE)?;
-        let (addr, size) = s.device.global(m, &name).map_err(|_| NOT_FOUND)?;
+        let (addr, size) = s.dev().global(m, &name).map_err(|_| NOT_FOUND)?;
         if !dptr.is_null() {
             *dptr = addr;
         }
@@ -268,7 +270,8 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
         .functions
         .get((f as usize).wrapping_sub(1))
         .ok_or(INVALID_HANDLE)?;
-    let ir = s.device.ir(m);
+    let device = s.dev();
+    let ir = device.ir(m);
     let func = &ir.functions[k];
     let static_shared = ir.static_shared_of(k) as c_int;
     Ok(match attr {

@@ -85,7 +85,7 @@ unsafe fn alloc_async(dptr: *mut u64, bytes: usize, pool: usize, stream: Handle)
                 return Err(INVALID_VALUE);
             }
             let a = s
-                .device
+                .dev_mut()
                 .alloc(bytes as u64)
                 .map_err(|e| errors::code_of(&e))?;
             s.allocations.insert(a, bytes as u64);

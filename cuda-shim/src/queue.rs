@@ -460,9 +460,27 @@ fn execute(mut guard: Guard, id: StreamId, item: Item) -> Guard {
                 Ok(())
             }
         }
+        // A kernel runs under the device's read lock without the state
+        // lock, so that kernels of other streams run at the same time and
+        // host calls go on (those that change the device wait for it).
+        op @ Op::Launch(_) => match guard.as_ref().map(|s| s.device.clone()) {
+            Some(device) => {
+                drop(guard);
+                let result = {
+                    let device = device.read().unwrap_or_else(|e| e.into_inner());
+                    catch_unwind(AssertUnwindSafe(|| op.run(&device)))
+                };
+                guard = lock();
+                result.unwrap_or(Err(OpError {
+                    code: UNKNOWN,
+                    fault: true,
+                }))
+            }
+            None => Ok(()),
+        },
         op => match guard.as_ref() {
             Some(s) => {
-                catch_unwind(AssertUnwindSafe(|| op.run(&s.device))).unwrap_or(Err(OpError {
+                catch_unwind(AssertUnwindSafe(|| op.run(&s.dev()))).unwrap_or(Err(OpError {
                     code: UNKNOWN,
                     fault: true,
                 }))

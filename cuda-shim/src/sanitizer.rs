@@ -53,7 +53,7 @@ extern "C" fn at_exit() {
     // a hang.
     if let Ok(guard) = crate::STATE.try_lock() {
         if let Some(s) = guard.as_ref() {
-            print_reports(&s.device);
+            print_reports(&s.dev());
             if LEAK_CHECK.load(Ordering::Relaxed) {
                 leaks = s.allocations.iter().map(|(&a, &n)| (a, n)).collect();
             }

@@ -232,7 +232,7 @@ fn every_other_entry_point_is_a_not_supported_stub() {
         &b"cuGraphCreate"[..],
         b"cuArrayCreate_v2",
         b"cuTexObjectCreate",
-        b"cuMemcpy3D_v2",
+        b"cuMemcpy3DPeer",
     ] {
         let f = sym!(lib, name, unsafe extern "C" fn() -> u32);
         // SAFETY: stubs ignore their arguments.
