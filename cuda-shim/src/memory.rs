@@ -570,16 +570,48 @@ unsafe fn plan_2d(
     if h > 1 && (p.src_pitch < w + p.src_x || p.dst_pitch < w + p.dst_x) {
         return Err(INVALID_VALUE);
     }
-    let src = (p.src_x, p.src_y, p.src_pitch);
-    let dst = (p.dst_x, p.dst_y, p.dst_pitch);
-    let contiguous = h == 1 || (p.src_pitch == w && p.dst_pitch == w);
+    let src = Side {
+        kind: p.src_type,
+        host: p.src_host,
+        device: p.src_device,
+        at: (p.src_x, p.src_y, p.src_pitch),
+    };
+    let dst = Side {
+        kind: p.dst_type,
+        host: p.dst_host,
+        device: p.dst_device,
+        at: (p.dst_x, p.dst_y, p.dst_pitch),
+    };
+    plan_rows(s, plan, &src, &dst, (w, h), stream)
+}
+
+/// One side of a 2D or 3D copy: its memory type and pointers, and where
+/// its box starts (x in bytes, row, pitch).
+struct Side {
+    kind: c_uint,
+    host: *const c_void,
+    device: u64,
+    at: (usize, usize, usize),
+}
+
+/// The `h` rows of `w` bytes of a box from `src` to `dst`: one copy when
+/// both sides are contiguous, else one per row.
+unsafe fn plan_rows(
+    s: &mut State,
+    plan: &mut Plan,
+    src: &Side,
+    dst: &Side,
+    (w, h): (usize, usize),
+    stream: Handle,
+) -> Result<(), CUresult> {
+    let contiguous = h == 1 || (src.at.2 == w && dst.at.2 == w);
     let (rows, len) = match contiguous {
         true => (1, w.checked_mul(h).ok_or(INVALID_VALUE)?),
         false => (h, w),
     };
     for row in 0..rows {
-        let from = row_start(s, p.src_type, p.src_host, p.src_device, src, row)?;
-        let to = row_start(s, p.dst_type, p.dst_host, p.dst_device, dst, row)?;
+        let from = row_start(s, src.kind, src.host, src.device, src.at, row)?;
+        let to = row_start(s, dst.kind, dst.host, dst.device, dst.at, row)?;
         plan_copy(s, plan, to, from, len, stream)?;
     }
     Ok(())
@@ -633,8 +665,7 @@ pub struct Memcpy3D {
 }
 
 /// A 3D copy: `depth` slices of `height` rows, each side's slice
-/// `pitch * height` bytes after the last; one copy per row (a slice's rows
-/// or the whole box at once where a side is contiguous on both).
+/// `pitch * height` bytes after the last, each slice as a 2D copy.
 unsafe fn plan_3d(
     s: &mut State,
     plan: &mut Plan,
@@ -663,26 +694,27 @@ unsafe fn plan_3d(
                 .and_then(|r| r.checked_add(y))
                 .ok_or(INVALID_VALUE)
         };
-        let src = (
-            p.src_x,
-            row_of(p.src_z, p.src_y, p.src_height)?,
-            p.src_pitch,
-        );
-        let dst = (
-            p.dst_x,
-            row_of(p.dst_z, p.dst_y, p.dst_height)?,
-            p.dst_pitch,
-        );
-        let contiguous = h == 1 || (p.src_pitch == w && p.dst_pitch == w);
-        let (rows, len) = match contiguous {
-            true => (1, w.checked_mul(h).ok_or(INVALID_VALUE)?),
-            false => (h, w),
+        let src = Side {
+            kind: p.src_type,
+            host: p.src_host,
+            device: p.src_device,
+            at: (
+                p.src_x,
+                row_of(p.src_z, p.src_y, p.src_height)?,
+                p.src_pitch,
+            ),
         };
-        for row in 0..rows {
-            let from = row_start(s, p.src_type, p.src_host, p.src_device, src, row)?;
-            let to = row_start(s, p.dst_type, p.dst_host, p.dst_device, dst, row)?;
-            plan_copy(s, plan, to, from, len, stream)?;
-        }
+        let dst = Side {
+            kind: p.dst_type,
+            host: p.dst_host,
+            device: p.dst_device,
+            at: (
+                p.dst_x,
+                row_of(p.dst_z, p.dst_y, p.dst_height)?,
+                p.dst_pitch,
+            ),
+        };
+        plan_rows(s, plan, &src, &dst, (w, h), stream)?;
     }
     Ok(())
 }

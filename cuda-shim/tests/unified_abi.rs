@@ -103,11 +103,6 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
     }
 }
 
-/// A host function that holds the stream it runs on for 200 ms.
-unsafe extern "C" fn slow(_: *mut c_void) {
-    std::thread::sleep(std::time::Duration::from_millis(200));
-}
-
 /// A synchronous memset of memory the host reads directly (mapped
 /// page-locked host memory, managed memory) has happened when it returns,
 /// even behind other work on its stream, as CUDA's memsets are fully
@@ -157,11 +152,11 @@ fn synchronous_memsets_of_host_visible_memory_are_done_on_return() {
         std::ptr::write_bytes(m as *mut u8, 0xee, 64);
         std::ptr::write_bytes(h as *mut u8, 0xee, 64);
         let null = std::ptr::null_mut();
-        assert_eq!(host_fn(null, slow, null), 0);
+        assert_eq!(host_fn(null, hold_stream, null), 0);
         assert_eq!(memset8(h as u64, 0, 64), 0);
         let hs = std::slice::from_raw_parts(h as *const u8, 64);
         assert!(hs.iter().all(|&b| b == 0), "mapped host memory: {hs:?}");
-        assert_eq!(host_fn(null, slow, null), 0);
+        assert_eq!(host_fn(null, hold_stream, null), 0);
         assert_eq!(memset32(m, 7, 16), 0);
         let ms = std::slice::from_raw_parts(m as *const u32, 16);
         assert!(ms.iter().all(|&w| w == 7), "managed memory: {ms:?}");

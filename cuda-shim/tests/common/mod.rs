@@ -132,3 +132,9 @@ pub fn launch_saxpy(lib: &Library, f: Handle, n: c_int, a: f32, x: u64, y: u64) 
         )
     }
 }
+
+/// A host function (`cuLaunchHostFunc`) that holds the stream it runs on
+/// for 200 ms.
+pub unsafe extern "C" fn hold_stream(_: *mut c_void) {
+    std::thread::sleep(std::time::Duration::from_millis(200));
+}
