@@ -375,6 +375,34 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
     }))
 }
 
+/// `CUDA_GRAPH_INSTANTIATE_PARAMS`.
+#[repr(C)]
+pub struct GraphInstantiateParams {
+    flags: u64,
+    upload_stream: Handle,
+    err_node_out: Handle,
+    result_out: c_int,
+}
+
+/// `cuGraphInstantiateWithFlags` with its flags (and an upload stream,
+/// which has nothing to upload) in a parameter block, whose result it sets
+/// (`CUDA_GRAPH_INSTANTIATE_SUCCESS`, or `_ERROR` with the call's error).
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphInstantiateWithParams(
+    exec: *mut Handle,
+    graph: Handle,
+    params: *mut GraphInstantiateParams,
+) -> CUresult {
+    let Some(p) = params.as_mut() else {
+        return INVALID_VALUE;
+    };
+    let r = cuGraphInstantiateWithFlags(exec, graph, p.flags);
+    p.err_node_out = std::ptr::null_mut();
+    // CUDA_GRAPH_INSTANTIATE_SUCCESS 0, _ERROR 1.
+    p.result_out = if r == SUCCESS { 0 } else { 1 };
+    r
+}
+
 /// CUDA 11's form (error node and log buffer; instantiation does not fail
 /// on a node here).
 #[no_mangle]

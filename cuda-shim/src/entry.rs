@@ -87,7 +87,7 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuDeviceGetDefaultMemPool, cuDeviceGetMemPool, cuDeviceSetMemPool, cuMemPoolCreate,
         cuMemPoolDestroy, cuMemPoolTrimTo, cuMemPoolSetAttribute, cuMemPoolGetAttribute,
         cuMemcpy3D_v2, cuMemcpy3DAsync_v2, cuMemPrefetchAsync_v2, cuMemAdvise_v2,
-        cuStreamAttachMemAsync,
+        cuStreamAttachMemAsync, cuGraphInstantiateWithParams,
     }
     None
 }
@@ -138,6 +138,9 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
             SUCCESS
         }
         None => {
+            if std::env::var_os("WARPJIT_TRACE_LOOKUPS").is_some() {
+                eprintln!("warpjit: cuGetProcAddress: no entry point `{name}`");
+            }
             *pfn = std::ptr::null();
             if !status.is_null() {
                 *status = 1; // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND

@@ -157,7 +157,6 @@ stubs! {
     cuGraphGetRootNodes,
     cuGraphHostNodeGetParams,
     cuGraphHostNodeSetParams,
-    cuGraphInstantiateWithParams,
     cuGraphKernelNodeCopyAttributes,
     cuGraphKernelNodeGetAttribute,
     cuGraphKernelNodeGetParams,
