@@ -49,6 +49,8 @@ pub(crate) struct Capture {
 /// An instantiated graph.
 pub(crate) struct GraphExec {
     nodes: Arc<[Node]>,
+    /// The flags it was instantiated with.
+    flags: u64,
     /// Where its previous launch ends: launches of one graph run in order.
     last_launch: Option<Point>,
 }
@@ -367,6 +369,7 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
             h,
             GraphExec {
                 nodes,
+                flags,
                 last_launch: None,
             },
         );
@@ -498,5 +501,13 @@ pub unsafe extern "C" fn cuGraphDestroy(graph: Handle) -> CUresult {
             .remove(&(graph as usize))
             .map(|_| ())
             .ok_or(INVALID_HANDLE)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuGraphExecGetFlags(exec: Handle, flags: *mut u64) -> CUresult {
+    done(with_state(|s| {
+        let e = s.sched.execs.get(&(exec as usize)).ok_or(INVALID_HANDLE)?;
+        out(flags, e.flags)
     }))
 }

@@ -87,7 +87,8 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuDeviceGetDefaultMemPool, cuDeviceGetMemPool, cuDeviceSetMemPool, cuMemPoolCreate,
         cuMemPoolDestroy, cuMemPoolTrimTo, cuMemPoolSetAttribute, cuMemPoolGetAttribute,
         cuMemcpy3D_v2, cuMemcpy3DAsync_v2, cuMemPrefetchAsync_v2, cuMemAdvise_v2,
-        cuStreamAttachMemAsync, cuGraphInstantiateWithParams,
+        cuStreamAttachMemAsync, cuGraphInstantiateWithParams, cuGraphExecGetFlags, cuStreamGetId,
+        cuStreamGetCtx, cuStreamGetDevice,
     }
     None
 }

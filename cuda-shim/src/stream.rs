@@ -474,3 +474,31 @@ pub unsafe extern "C" fn cuEventDestroy_v2(event: Handle) -> CUresult {
             .ok_or(INVALID_HANDLE)
     }))
 }
+
+/// A stream's unique id (its handle's number; the legacy and per-thread
+/// streams have their own).
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetId(stream: Handle, id: *mut u64) -> CUresult {
+    done(with_state(|s| {
+        let i = resolve(s, stream)?;
+        out(id, i as u64)
+    }))
+}
+
+/// The context current for the calling thread (every stream here belongs to
+/// the one device's contexts, which share its memory).
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetCtx(stream: Handle, ctx: *mut Handle) -> CUresult {
+    match done(with_state(|s| resolve(s, stream).map(|_| ()))) {
+        SUCCESS => crate::context::cuCtxGetCurrent(ctx),
+        e => e,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetDevice(stream: Handle, device: *mut c_int) -> CUresult {
+    done(with_state(|s| {
+        resolve(s, stream)?;
+        out(device, 0)
+    }))
+}
