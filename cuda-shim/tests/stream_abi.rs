@@ -1,0 +1,106 @@
+//! Stream and graph queries through the C ABI: a stream's id, context and
+//! device; a captured graph instantiated with a parameter block keeps its
+//! flags and reports its result.
+
+use std::ffi::{c_int, c_uint};
+
+mod common;
+use common::*;
+
+/// `CUDA_GRAPH_INSTANTIATE_PARAMS`.
+#[repr(C)]
+struct InstantiateParams {
+    flags: u64,
+    upload_stream: Handle,
+    err_node_out: Handle,
+    result_out: c_int,
+}
+
+#[test]
+fn streams_report_their_id_context_and_device_and_graphs_their_flags() {
+    let lib = library();
+    context(&lib);
+    let create = sym!(
+        lib,
+        b"cuStreamCreate",
+        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
+    );
+    let get_id = sym!(
+        lib,
+        b"cuStreamGetId",
+        unsafe extern "C" fn(Handle, *mut u64) -> u32
+    );
+    let get_ctx = sym!(
+        lib,
+        b"cuStreamGetCtx",
+        unsafe extern "C" fn(Handle, *mut Handle) -> u32
+    );
+    let get_dev = sym!(
+        lib,
+        b"cuStreamGetDevice",
+        unsafe extern "C" fn(Handle, *mut c_int) -> u32
+    );
+    let current = sym!(
+        lib,
+        b"cuCtxGetCurrent",
+        unsafe extern "C" fn(*mut Handle) -> u32
+    );
+    let begin = sym!(
+        lib,
+        b"cuStreamBeginCapture_v2",
+        unsafe extern "C" fn(Handle, c_int) -> u32
+    );
+    let end = sym!(
+        lib,
+        b"cuStreamEndCapture",
+        unsafe extern "C" fn(Handle, *mut Handle) -> u32
+    );
+    let instantiate = sym!(
+        lib,
+        b"cuGraphInstantiateWithParams",
+        unsafe extern "C" fn(*mut Handle, Handle, *mut InstantiateParams) -> u32
+    );
+    let flags_of = sym!(
+        lib,
+        b"cuGraphExecGetFlags",
+        unsafe extern "C" fn(Handle, *mut u64) -> u32
+    );
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        let (mut a, mut b): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+        assert_eq!(create(&mut a, 1), 0);
+        assert_eq!(create(&mut b, 1), 0);
+        let (mut ia, mut ib) = (0u64, 0u64);
+        assert_eq!(get_id(a, &mut ia), 0);
+        assert_eq!(get_id(b, &mut ib), 0);
+        assert_ne!(ia, ib);
+        let (mut ctx, mut cur): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+        assert_eq!(get_ctx(a, &mut ctx), 0);
+        assert_eq!(current(&mut cur), 0);
+        assert_eq!(ctx, cur);
+        let mut dev = -1;
+        assert_eq!(get_dev(a, &mut dev), 0);
+        assert_eq!(dev, 0);
+        assert_ne!(get_id(0x7777 as Handle, &mut ia), 0, "not a stream");
+        // An empty captured graph, instantiated to free its memory on
+        // relaunch (CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH).
+        assert_eq!(begin(a, 0), 0);
+        let mut graph: Handle = std::ptr::null_mut();
+        assert_eq!(end(a, &mut graph), 0);
+        let mut p = InstantiateParams {
+            flags: 1,
+            upload_stream: std::ptr::null_mut(),
+            err_node_out: std::ptr::null_mut(),
+            result_out: -1,
+        };
+        let mut exec: Handle = std::ptr::null_mut();
+        assert_eq!(instantiate(&mut exec, graph, &mut p), 0);
+        assert_eq!(p.result_out, 0, "CUDA_GRAPH_INSTANTIATE_SUCCESS");
+        let mut flags = 0u64;
+        assert_eq!(flags_of(exec, &mut flags), 0);
+        assert_eq!(flags, 1);
+        p.flags = 1 << 40;
+        assert_eq!(instantiate(&mut exec, graph, &mut p), 1);
+        assert_eq!(p.result_out, 1, "CUDA_GRAPH_INSTANTIATE_ERROR");
+    }
+}
