@@ -373,6 +373,7 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
                 last_launch: None,
             },
         );
+        s.user_objects.instantiated(graph as usize, h);
         *exec = h as Handle;
         Ok(())
     }))
@@ -484,24 +485,31 @@ pub unsafe extern "C" fn cuGraphUpload(exec: Handle, stream: Handle) -> CUresult
 
 #[no_mangle]
 pub unsafe extern "C" fn cuGraphExecDestroy(exec: Handle) -> CUresult {
-    done(with_state(|s| {
-        s.sched
-            .execs
-            .remove(&(exec as usize))
-            .map(|_| ())
-            .ok_or(INVALID_HANDLE)
-    }))
+    destroy_holder(exec, |s| s.sched.execs.remove(&(exec as usize)).is_some())
+}
+
+/// Destroys a graph or executable graph (`remove` says whether it
+/// existed) and drops the user-object references it held.
+fn destroy_holder(h: Handle, remove: impl FnOnce(&mut State) -> bool) -> CUresult {
+    let mut pending = None;
+    let r = with_state(|s| {
+        if !remove(s) {
+            return Err(INVALID_HANDLE);
+        }
+        pending = Some(s.user_objects.dropped(h as usize));
+        Ok(())
+    });
+    if let Some(p) = pending {
+        p.run();
+    }
+    done(r)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuGraphDestroy(graph: Handle) -> CUresult {
-    done(with_state(|s| {
-        s.sched
-            .graphs
-            .remove(&(graph as usize))
-            .map(|_| ())
-            .ok_or(INVALID_HANDLE)
-    }))
+    destroy_holder(graph, |s| {
+        s.sched.graphs.remove(&(graph as usize)).is_some()
+    })
 }
 
 #[no_mangle]

@@ -4,7 +4,7 @@
 use super::*;
 use super::{
     capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
-    module::*, pool::*, stream::*,
+    module::*, pool::*, stream::*, user_object::*,
 };
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
@@ -88,7 +88,8 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuMemPoolDestroy, cuMemPoolTrimTo, cuMemPoolSetAttribute, cuMemPoolGetAttribute,
         cuMemcpy3D_v2, cuMemcpy3DAsync_v2, cuMemPrefetchAsync_v2, cuMemAdvise_v2,
         cuStreamAttachMemAsync, cuGraphInstantiateWithParams, cuGraphExecGetFlags, cuStreamGetId,
-        cuStreamGetCtx, cuStreamGetDevice,
+        cuStreamGetCtx, cuStreamGetDevice, cuUserObjectCreate, cuUserObjectRetain,
+        cuUserObjectRelease, cuGraphRetainUserObject, cuGraphReleaseUserObject,
     }
     None
 }

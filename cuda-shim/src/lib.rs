@@ -32,6 +32,7 @@ mod pool;
 mod queue;
 mod sanitizer;
 mod stream;
+mod user_object;
 
 /// Exports each name as an entry point returning `CUDA_ERROR_NOT_SUPPORTED`.
 macro_rules! stubs {
@@ -84,6 +85,8 @@ struct State {
     ipc_opened: BTreeMap<u64, u64>,
     /// Memory pools and stream-ordered allocations (`pool.rs`).
     pools: pool::Pools,
+    /// User objects and the graphs' references to them (`user_object.rs`).
+    user_objects: user_object::UserObjects,
     /// Streams, events, captures and graphs (`queue.rs`, `capture.rs`).
     sched: queue::Scheduler,
     next_handle: usize,

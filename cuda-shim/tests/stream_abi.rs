@@ -104,3 +104,92 @@ fn streams_report_their_id_context_and_device_and_graphs_their_flags() {
         assert_eq!(p.result_out, 1, "CUDA_GRAPH_INSTANTIATE_ERROR");
     }
 }
+
+static DESTROYED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+unsafe extern "C" fn count_destruction(p: *mut std::ffi::c_void) {
+    assert_eq!(p as usize, 0x1234);
+    DESTROYED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A user object lives while the caller, a graph or a graph instantiated
+/// from it holds a reference; its destructor runs once, when the last goes.
+#[test]
+fn user_objects_live_as_long_as_their_graphs() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let lib = library();
+    context(&lib);
+    let create_obj = sym!(
+        lib,
+        b"cuUserObjectCreate",
+        unsafe extern "C" fn(
+            *mut Handle,
+            *mut std::ffi::c_void,
+            unsafe extern "C" fn(*mut std::ffi::c_void),
+            c_uint,
+            c_uint,
+        ) -> u32
+    );
+    let release = sym!(
+        lib,
+        b"cuUserObjectRelease",
+        unsafe extern "C" fn(Handle, c_uint) -> u32
+    );
+    let graph_retain = sym!(
+        lib,
+        b"cuGraphRetainUserObject",
+        unsafe extern "C" fn(Handle, Handle, c_uint, c_uint) -> u32
+    );
+    let create = sym!(
+        lib,
+        b"cuStreamCreate",
+        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
+    );
+    let begin = sym!(
+        lib,
+        b"cuStreamBeginCapture_v2",
+        unsafe extern "C" fn(Handle, c_int) -> u32
+    );
+    let end = sym!(
+        lib,
+        b"cuStreamEndCapture",
+        unsafe extern "C" fn(Handle, *mut Handle) -> u32
+    );
+    let instantiate = sym!(
+        lib,
+        b"cuGraphInstantiateWithFlags",
+        unsafe extern "C" fn(*mut Handle, Handle, u64) -> u32
+    );
+    let destroy_graph = sym!(lib, b"cuGraphDestroy", unsafe extern "C" fn(Handle) -> u32);
+    let destroy_exec = sym!(
+        lib,
+        b"cuGraphExecDestroy",
+        unsafe extern "C" fn(Handle) -> u32
+    );
+    // SAFETY: out-pointers to locals; the destructor takes the pointer given.
+    unsafe {
+        let mut obj: Handle = std::ptr::null_mut();
+        let data = 0x1234 as *mut std::ffi::c_void;
+        assert_eq!(create_obj(&mut obj, data, count_destruction, 2, 1), 0);
+        assert_eq!(
+            create_obj(&mut obj, data, count_destruction, 1, 0),
+            1,
+            "flags"
+        );
+        let mut s: Handle = std::ptr::null_mut();
+        assert_eq!(create(&mut s, 1), 0);
+        assert_eq!(begin(s, 0), 0);
+        let mut graph: Handle = std::ptr::null_mut();
+        assert_eq!(end(s, &mut graph), 0);
+        // The graph takes one of the caller's two references.
+        assert_eq!(graph_retain(graph, obj, 1, 1), 0);
+        assert_eq!(release(obj, 1), 0);
+        let mut exec: Handle = std::ptr::null_mut();
+        assert_eq!(instantiate(&mut exec, graph, 0), 0);
+        assert_eq!(destroy_graph(graph), 0);
+        assert_eq!(DESTROYED.load(SeqCst), 0, "the executable graph holds it");
+        assert_eq!(destroy_exec(exec), 0);
+        assert_eq!(DESTROYED.load(SeqCst), 1);
+        assert_eq!(release(obj, 1), 1, "gone");
+    }
+}
