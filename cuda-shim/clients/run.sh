@@ -11,6 +11,9 @@
 #     pageable source and reads a page-locked one directly, as CUDA does,
 #     but the staging copy is small next to warpjit's device write: about
 #     1.2-1.4x here, so the test fails most runs; docs/driver-api.md);
+#     For the latest 0.19.x also its whole driver:: suite (release build;
+#     the same two skipped; test_par_launch wants two free cores) and the
+#     two tests it marks to run alone;
 #   - a cuda-python (cuda.bindings) driver-API program on NVRTC's PTX;
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
 #     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path),
@@ -79,6 +82,18 @@ print(next(p["manifest_path"] for p in m["packages"] if p["name"] == "cudarc").r
       --target-dir "$target" -- driver::safe::core driver::safe::graph \
       --skip test_pinned_copy_is_faster \
       --skip test_default_pinned_host_reads_are_faster_than_write_combined)
+    if [ "$version" = 0.19 ]; then
+      # The newest 0.19.x: its whole driver:: suite (release, for the
+      # timing of test_par_launch, which wants two free cores), then the
+      # two tests it marks to run alone.
+      (cd "$src" && cargo test -q --release --manifest-path "$src/Cargo.toml" --features cuda-12090 \
+        --lib --target-dir "$target" -- driver:: --skip test_pinned_copy_is_faster \
+        --skip test_default_pinned_host_reads_are_faster_than_write_combined)
+      for t in driver::safe::core::tests::test_post_alloc_memory driver::safe::launch::tests::test_device_side_assert; do
+        (cd "$src" && cargo test -q --release --manifest-path "$src/Cargo.toml" --features cuda-12090 \
+          --lib --target-dir "$target" -- --ignored --exact "$t")
+      done
+    fi
   done
 fi
 echo "clients OK"
