@@ -45,16 +45,6 @@ fn streams_report_their_id_context_and_device_and_graphs_their_flags() {
         b"cuCtxGetCurrent",
         unsafe extern "C" fn(*mut Handle) -> u32
     );
-    let begin = sym!(
-        lib,
-        b"cuStreamBeginCapture_v2",
-        unsafe extern "C" fn(Handle, c_int) -> u32
-    );
-    let end = sym!(
-        lib,
-        b"cuStreamEndCapture",
-        unsafe extern "C" fn(Handle, *mut Handle) -> u32
-    );
     let instantiate = sym!(
         lib,
         b"cuGraphInstantiateWithParams",
@@ -84,9 +74,7 @@ fn streams_report_their_id_context_and_device_and_graphs_their_flags() {
         assert_ne!(get_id(0x7777 as Handle, &mut ia), 0, "not a stream");
         // An empty captured graph, instantiated to free its memory on
         // relaunch (CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH).
-        assert_eq!(begin(a, 0), 0);
-        let mut graph: Handle = std::ptr::null_mut();
-        assert_eq!(end(a, &mut graph), 0);
+        let graph = empty_graph(&lib);
         let mut p = InstantiateParams {
             flags: 1,
             upload_stream: std::ptr::null_mut(),
@@ -140,21 +128,6 @@ fn user_objects_live_as_long_as_their_graphs() {
         b"cuGraphRetainUserObject",
         unsafe extern "C" fn(Handle, Handle, c_uint, c_uint) -> u32
     );
-    let create = sym!(
-        lib,
-        b"cuStreamCreate",
-        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
-    );
-    let begin = sym!(
-        lib,
-        b"cuStreamBeginCapture_v2",
-        unsafe extern "C" fn(Handle, c_int) -> u32
-    );
-    let end = sym!(
-        lib,
-        b"cuStreamEndCapture",
-        unsafe extern "C" fn(Handle, *mut Handle) -> u32
-    );
     let instantiate = sym!(
         lib,
         b"cuGraphInstantiateWithFlags",
@@ -176,11 +149,7 @@ fn user_objects_live_as_long_as_their_graphs() {
             1,
             "flags"
         );
-        let mut s: Handle = std::ptr::null_mut();
-        assert_eq!(create(&mut s, 1), 0);
-        assert_eq!(begin(s, 0), 0);
-        let mut graph: Handle = std::ptr::null_mut();
-        assert_eq!(end(s, &mut graph), 0);
+        let graph = empty_graph(&lib);
         // The graph takes one of the caller's two references.
         assert_eq!(graph_retain(graph, obj, 1, 1), 0);
         assert_eq!(release(obj, 1), 0);

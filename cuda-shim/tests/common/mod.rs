@@ -138,3 +138,30 @@ pub fn launch_saxpy(lib: &Library, f: Handle, n: c_int, a: f32, x: u64, y: u64) 
 pub unsafe extern "C" fn hold_stream(_: *mut c_void) {
     std::thread::sleep(std::time::Duration::from_millis(200));
 }
+
+/// An empty graph, captured on a new non-blocking stream.
+pub fn empty_graph(lib: &Library) -> Handle {
+    let create = sym!(
+        lib,
+        b"cuStreamCreate",
+        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
+    );
+    let begin = sym!(
+        lib,
+        b"cuStreamBeginCapture_v2",
+        unsafe extern "C" fn(Handle, c_int) -> u32
+    );
+    let end = sym!(
+        lib,
+        b"cuStreamEndCapture",
+        unsafe extern "C" fn(Handle, *mut Handle) -> u32
+    );
+    let (mut s, mut graph): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        assert_eq!(create(&mut s, 1), 0);
+        assert_eq!(begin(s, 0), 0);
+        assert_eq!(end(s, &mut graph), 0);
+    }
+    graph
+}
