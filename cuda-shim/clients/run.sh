@@ -15,9 +15,13 @@
 #     the same two skipped; test_par_launch wants two free cores) and the
 #     two tests it marks to run alone;
 #   - a cuda-python (cuda.bindings) driver-API program on NVRTC's PTX;
+#   - cuda.core with its defaults (Program.compile("cubin"), Linker.link
+#     through nvJitLink), through the compile-path interposer
+#     (libwarpjit_interpose.so, LD_PRELOAD);
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
-#     compiled with NVVM from PyPI, without nvJitLink (the cuLink* path),
-#     and one linked with a CUDA C++ device function (link=[...]).
+#     compiled with NVVM from PyPI, installed as numba-cuda[cu12] (with
+#     nvJitLink: numba links LTO-IR by default), and one linked with a CUDA
+#     C++ device function (link=[...]), through the interposer too.
 # Needs Python 3.10+, cargo and PyPI/crates.io access.
 # Usage: bash cuda-shim/clients/run.sh [cudarc|python|all]
 set -euo pipefail
@@ -25,7 +29,8 @@ cd "$(dirname "$0")/../.."
 root="$PWD"
 what="${1:-all}"
 
-cargo build --release -p warpjit-cuda
+cargo build --release -p warpjit-cuda -p warpjit-interpose
+interpose="$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)/libwarpjit_interpose.so"
 lib="$root/target/cuda-clients/lib"
 mkdir -p "$lib"
 cp "${CARGO_TARGET_DIR:-target}/release/libcuda.so" "$lib/libcuda.so.1"
@@ -37,7 +42,8 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install --quiet \
     numpy \
     "cuda-bindings==12.9.*" \
-    "numba-cuda==0.30.4" \
+    "numba-cuda[cu12]==0.30.4" \
+    "nvidia-nvjitlink-cu12==12.9.86" \
     "nvidia-cuda-nvrtc-cu12==12.9.86" \
     "nvidia-cuda-runtime-cu12==12.9.79" \
     "nvidia-cuda-nvcc-cu12==12.9.86"
@@ -48,8 +54,9 @@ export LD_LIBRARY_PATH="$lib:$nvrtc${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 if [ "$what" = all ] || [ "$what" = python ]; then
   "$venv/bin/python" cuda-shim/clients/cuda_python_saxpy.py
-  "$venv/bin/python" cuda-shim/clients/numba_kernels.py
-  "$venv/bin/python" cuda-shim/clients/numba_link.py
+  LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/cuda_core_defaults.py
+  LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/numba_kernels.py
+  LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/numba_link.py
 fi
 
 if [ "$what" = all ] || [ "$what" = cudarc ]; then

@@ -89,7 +89,7 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuMemcpy3D_v2, cuMemcpy3DAsync_v2, cuMemPrefetchAsync_v2, cuMemAdvise_v2,
         cuStreamAttachMemAsync, cuGraphInstantiateWithParams, cuGraphExecGetFlags, cuStreamGetId,
         cuStreamGetCtx, cuStreamGetDevice, cuUserObjectCreate, cuUserObjectRetain,
-        cuUserObjectRelease, cuGraphRetainUserObject, cuGraphReleaseUserObject,
+        cuUserObjectRelease, cuGraphRetainUserObject, cuGraphReleaseUserObject, cuPointerGetAttributes,
     }
     None
 }

@@ -141,7 +141,52 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
     if data.is_null() {
         return INVALID_VALUE;
     }
+    done(with_state(|s| pointer_attribute(s, data, attr, ptr)))
+}
+
+/// Several attributes at once. Unlike `cuPointerGetAttribute`, a pointer
+/// that is not CUDA memory is not an error: its attributes read as CUDA's
+/// defaults for unknown memory (null context and pointers, memory type 0,
+/// device ordinal -2, false, 0).
+#[no_mangle]
+pub unsafe extern "C" fn cuPointerGetAttributes(
+    n: c_uint,
+    attrs: *const c_int,
+    data: *mut *mut c_void,
+    ptr: u64,
+) -> CUresult {
+    if n > 0 && (attrs.is_null() || data.is_null()) {
+        return INVALID_VALUE;
+    }
     done(with_state(|s| {
+        for i in 0..n as usize {
+            let (attr, out) = (*attrs.add(i), *data.add(i));
+            if out.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            if pointer_attribute(s, out, attr, ptr).is_ok() {
+                continue;
+            }
+            match attr {
+                1 | 3 | 4 | 7 | 11 | 12 | 14 | 17 | 18 | 19 | 20 => *(out as *mut u64) = 0,
+                9 => *(out as *mut c_int) = -2, // DEVICE_ORDINAL of host memory
+                2 | 6 | 8 | 10 | 13 | 15 | 16 | 21 => *(out as *mut c_int) = 0,
+                _ => return Err(INVALID_VALUE),
+            }
+        }
+        Ok(())
+    }))
+}
+
+/// One attribute of `ptr` into `data` (`CUDA_ERROR_INVALID_VALUE` for
+/// memory that is not CUDA's, or an attribute it has not).
+unsafe fn pointer_attribute(
+    s: &State,
+    data: *mut c_void,
+    attr: c_int,
+    ptr: u64,
+) -> Result<(), CUresult> {
+    {
         let device = s
             .allocations
             .iter()
@@ -175,7 +220,7 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
             _ => return Err(INVALID_VALUE),
         }
         Ok(())
-    }))
+    }
 }
 
 // ---- Memory the host and kernels share (unified addressing) -------------------

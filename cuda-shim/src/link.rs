@@ -16,7 +16,8 @@
 //! `CU_JIT_ERROR_LOG_BUFFER` the link was created with, as the driver's do.
 
 use super::*;
-use warpjit::front::link::{self, LinkError, LinkProblem};
+use warpjit::front::link;
+use warpjit::front::link::inputs::{archive_symbols, explain, is_binary, ptx_text, with_maxnreg};
 
 /// `CUjit_option`s the linker reads (the others are accepted and ignored).
 pub(crate) const JIT_MAX_REGISTERS: c_int = 0;
@@ -117,7 +118,15 @@ impl Link {
                 }
                 None => Err(refuse("a library that is not an `ar` archive")),
             },
-            INPUT_CUBIN => Err(refuse("a CUBIN (GPU machine code)")),
+            // The NVRTC and nvJitLink interposers hand out PTX text as
+            // their "CUBIN": accepted as the PTX it is.
+            INPUT_CUBIN => match ptx_text(data) {
+                Some(text) => {
+                    self.inputs.push((name.to_string(), text.to_string()));
+                    Ok(())
+                }
+                None => Err(refuse("a CUBIN (GPU machine code)")),
+            },
             INPUT_FATBINARY => Err(refuse("a fatbin")),
             INPUT_OBJECT => Err(refuse("an object file (GPU machine code)")),
             INPUT_NVVM => Err(refuse("LTO-IR (NVVM)")),
@@ -162,52 +171,11 @@ impl Link {
                 Ok(())
             }
             Err(e) => {
-                let message = self.explain(&e);
+                let message = explain(&e, &self.archives);
                 Err(self.fail(&format!("cuLinkComplete: {message}"), INVALID_PTX))
             }
         }
     }
-
-    /// The link error, with undefined symbols an archive defines said so.
-    fn explain(&self, e: &LinkError) -> String {
-        let LinkError::Symbols(problems) = e else {
-            return e.to_string();
-        };
-        let mut lines: Vec<String> = Vec::new();
-        for p in problems {
-            let archive = match p {
-                LinkProblem::Undefined { name, .. } => {
-                    self.archives.iter().find(|(_, syms)| syms.contains(name))
-                }
-                _ => None,
-            };
-            lines.push(match (p, archive) {
-                (LinkProblem::Undefined { name, at }, Some((lib, _))) if is_cudadevrt(lib) => format!(
-                    "{at}: error: `{name}` is defined only in {lib}, the CUDA device runtime (GPU machine code): warpjit does not support device-runtime functions"
-                ),
-                (LinkProblem::Undefined { name, at }, Some((lib, _))) => format!(
-                    "{at}: error: `{name}` is defined only in {lib}, an archive of GPU machine code that warpjit cannot run: link that library's PTX instead"
-                ),
-                _ => p.to_string(),
-            });
-        }
-        if lines.len() > 1 {
-            lines.push(format!("{} link errors", lines.len()));
-        }
-        lines.join("\n")
-    }
-}
-
-/// Whether an archive's name is NVIDIA's device runtime library.
-fn is_cudadevrt(name: &str) -> bool {
-    name.rsplit('/')
-        .next()
-        .is_some_and(|b| b.contains("cudadevrt"))
-}
-
-/// An ELF cubin or a fatbin (by magic number).
-fn is_binary(data: &[u8]) -> bool {
-    data.starts_with(b"\x7fELF") || data.starts_with(&[0x50, 0xed, 0x55, 0xba])
 }
 
 /// Writes `text` NUL-terminated into a log buffer of `size` bytes (cut to fit).
@@ -216,48 +184,6 @@ unsafe fn write_log(buf: usize, size: usize, text: &str) {
     let p = buf as *mut u8;
     std::ptr::copy_nonoverlapping(text.as_ptr(), p, n);
     p.add(n).write(0);
-}
-
-/// The symbols an `ar` archive's index (its first member, `/`, as GNU ar
-/// and NVIDIA's nvlink write it; `/SYM64/` for 64-bit offsets) lists; empty
-/// when it has none. `None` when the data is not an archive.
-fn archive_symbols(data: &[u8]) -> Option<Vec<String>> {
-    let rest = data.strip_prefix(b"!<arch>\n")?;
-    Some(archive_index(rest).unwrap_or_default())
-}
-
-/// The index of an archive's members (`None` when it has none or it is cut short).
-fn archive_index(rest: &[u8]) -> Option<Vec<String>> {
-    if rest.len() < 60 || &rest[58..60] != b"`\n" {
-        return None;
-    }
-    let header = &rest[..60];
-    let name = std::str::from_utf8(&header[..16]).ok()?.trim_end();
-    let size: usize = std::str::from_utf8(&header[48..58])
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    let body = rest.get(60..60 + size)?;
-    let width = match name {
-        "/" => 4,
-        "/SYM64/" => 8,
-        _ => return None,
-    };
-    let count = be(body.get(..width)?) as usize;
-    let names = body.get(width + count.checked_mul(width)?..)?;
-    Some(
-        names
-            .split(|&b| b == 0)
-            .take(count)
-            .map(|s| String::from_utf8_lossy(s).into_owned())
-            .collect(),
-    )
-}
-
-/// A big-endian number of 4 or 8 bytes.
-fn be(b: &[u8]) -> u64 {
-    b.iter().fold(0, |n, &x| (n << 8) | x as u64)
 }
 
 #[no_mangle]
@@ -365,53 +291,19 @@ pub unsafe extern "C" fn cuLinkDestroy(state: Handle) -> CUresult {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A GNU-format archive with a symbol index of `names`.
-    fn archive(names: &[&str]) -> Vec<u8> {
-        let mut index = (names.len() as u32).to_be_bytes().to_vec();
-        for _ in names {
-            index.extend(0u32.to_be_bytes());
-        }
-        for n in names {
-            index.extend(n.as_bytes());
-            index.push(0);
-        }
-        let mut a = b"!<arch>\n".to_vec();
-        a.extend(
-            format!(
-                "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-                "/",
-                0,
-                0,
-                0,
-                0,
-                index.len()
-            )
-            .as_bytes(),
-        );
-        a.extend(index);
-        a
-    }
-
-    #[test]
-    fn archive_index_symbols() {
-        let a = archive(&["cudaCGGetIntrinsicHandle", "cudaCGSynchronizeGrid"]);
-        assert_eq!(
-            archive_symbols(&a).unwrap(),
-            ["cudaCGGetIntrinsicHandle", "cudaCGSynchronizeGrid"]
-        );
-        assert_eq!(archive_symbols(b"!<arch>\n").unwrap(), Vec::<String>::new());
-        assert!(archive_symbols(b"\x7fELF....").is_none());
-        // A truncated index is no symbols, not a panic.
-        assert!(archive_symbols(&a[..a.len() - 30]).is_some());
-    }
+    use warpjit::front::link::inputs::archive_with_index;
+    use warpjit::front::link::{LinkError, LinkProblem};
 
     #[test]
     fn undefined_symbols_an_archive_defines_name_it() {
         let mut link = Link::default();
-        link.add(INPUT_LIBRARY, &archive(&["helper"]), "/x/libcudadevrt.a")
-            .unwrap();
-        link.add(INPUT_LIBRARY, &archive(&["other"]), "libmine.a")
+        link.add(
+            INPUT_LIBRARY,
+            &archive_with_index(&["helper"]),
+            "/x/libcudadevrt.a",
+        )
+        .unwrap();
+        link.add(INPUT_LIBRARY, &archive_with_index(&["other"]), "libmine.a")
             .unwrap();
         let problems = vec![
             LinkProblem::Undefined {
@@ -427,7 +319,7 @@ mod tests {
                 at: "k.ptx:5:1".into(),
             },
         ];
-        let text = link.explain(&LinkError::Symbols(problems));
+        let text = explain(&LinkError::Symbols(problems), &link.archives);
         assert!(
             text.contains("`helper` is defined only in /x/libcudadevrt.a, the CUDA device runtime"),
             "{text}"
@@ -442,43 +334,5 @@ mod tests {
         );
         assert!(link.add(INPUT_CUBIN, b"\x7fELF", "k.cubin").is_err());
         assert!(link.add(INPUT_LIBRARY, b"not an archive", "lib.a").is_err());
-    }
-}
-
-/// `text` with a `.maxnreg n` directive on every `.entry` that has none:
-/// the `CU_JIT_MAX_REGISTERS` option of a link or a module load, as the
-/// PTX directive that says the same to ptxas (and to warpjit's register
-/// estimate, `timing::regs`).
-pub(crate) fn with_maxnreg(text: &str, n: u32) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut rest = text;
-    while let Some(at) = rest.find(".entry") {
-        // The body starts at the first `{` after the entry's header.
-        let Some(brace) = rest[at..].find('{') else {
-            break;
-        };
-        let header = &rest[..at + brace];
-        out.push_str(header);
-        if !header[at..].contains(".maxnreg") {
-            out.push_str(&format!(".maxnreg {n}\n"));
-        }
-        rest = &rest[at + brace..];
-        // Past this `{`.
-        out.push('{');
-        rest = &rest[1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod maxnreg_tests {
-    #[test]
-    fn every_entry_gets_the_bound_once() {
-        let ptx = ".visible .entry a(\n.param .u64 p\n)\n{\nret;\n}\n.entry b()\n.maxnreg 20\n{\nret;\n}\n.func c()\n{\nret;\n}\n";
-        let out = super::with_maxnreg(ptx, 38);
-        assert_eq!(out.matches(".maxnreg 38").count(), 1, "{out}");
-        assert_eq!(out.matches(".maxnreg 20").count(), 1, "{out}");
-        assert!(out.contains(")\n.maxnreg 38\n{"), "{out}");
     }
 }

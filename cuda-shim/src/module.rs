@@ -3,6 +3,7 @@
 //! (`cuLink*`) is `link.rs`; its image is PTX text, which these load.
 
 use super::*;
+use warpjit::front::link::inputs::with_maxnreg;
 
 // ---- Modules -----------------------------------------------------------------
 
@@ -114,7 +115,7 @@ pub unsafe extern "C" fn cuModuleLoadDataEx(
             };
             let h = match text {
                 Some(text) => {
-                    let text = link::with_maxnreg(text, max);
+                    let text = with_maxnreg(text, max);
                     load_image(s, "module.ptx", text.as_bytes())?
                 }
                 None => load_image(s, "module.ptx", bytes)?,

@@ -327,7 +327,6 @@ stubs! {
     cuParamSetf,
     cuParamSeti,
     cuParamSetv,
-    cuPointerGetAttributes,
     cuPointerSetAttribute,
     cuProfilerInitialize,
     cuSignalExternalSemaphoresAsync,

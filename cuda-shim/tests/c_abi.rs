@@ -313,13 +313,14 @@ fn link_library_kernel_and_occupancy() {
         let mut link: Handle = null;
         assert_eq!(create(0, null as _, null as _, &mut link), 0);
         let name = CString::new("saxpy.ptx").unwrap();
-        // CU_JIT_INPUT_PTX = 1; a cubin input (0) is refused.
+        // CU_JIT_INPUT_PTX = 1; a cubin input (0) of machine code is refused.
+        let mut elf = *b"\x7fELF\x02\x01\x01\0";
         assert_eq!(
             add(
                 link,
                 0,
-                ptx.as_mut_ptr() as _,
-                ptx.len(),
+                elf.as_mut_ptr() as _,
+                elf.len(),
                 name.as_ptr(),
                 0,
                 null as _,

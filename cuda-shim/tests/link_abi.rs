@@ -13,13 +13,7 @@ use libloading::Library;
 
 mod common;
 use common::*;
-
-fn sample(path: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../ptx-samples/link")
-        .join(path);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use warpjit::front::link::inputs::archive_with_index;
 
 type LinkCreate = unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> u32;
 type LinkAddData = unsafe extern "C" fn(
@@ -135,29 +129,7 @@ impl Drop for Linker<'_> {
 /// A GNU `ar` archive named like NVIDIA's device runtime, with a symbol
 /// index (libcudadevrt.a's lists host symbols; its device code is a fatbin).
 fn fake_cudadevrt() -> PathBuf {
-    let names = ["cudartErrorTable", "__CNPRT_VERSION_NUMBER__"];
-    let mut index = (names.len() as u32).to_be_bytes().to_vec();
-    for _ in names {
-        index.extend(0u32.to_be_bytes());
-    }
-    for n in names {
-        index.extend(n.as_bytes());
-        index.push(0);
-    }
-    let mut a = b"!<arch>\n".to_vec();
-    a.extend(
-        format!(
-            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-            "/",
-            0,
-            0,
-            0,
-            0,
-            index.len()
-        )
-        .as_bytes(),
-    );
-    a.extend(index);
+    let a = archive_with_index(&["cudartErrorTable", "__CNPRT_VERSION_NUMBER__"]);
     // A directory per call: the tests run in parallel and would otherwise
     // read each other's half-written file.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -188,80 +160,7 @@ fn two_ptx_inputs_link_load_and_run() {
     assert_eq!(rc, 0, "{}", linker.log());
     assert_eq!(image.last(), Some(&0), "a NUL-terminated PTX image");
 
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
-    let get_global = sym!(
-        lib,
-        b"cuModuleGetGlobal_v2",
-        unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> u32
-    );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
-    let htod = sym!(
-        lib,
-        b"cuMemcpyHtoD_v2",
-        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
-    );
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
-    let launch = sym!(lib, b"cuLaunchKernel", Launch);
-    let n: c_int = 300;
-    let input: Vec<f32> = (0..n).map(|i| i as f32 - 100.0).collect();
-    let null = std::ptr::null_mut();
-    // SAFETY: every pointer is to a live local of the size given.
-    unsafe {
-        let mut module: Handle = null;
-        assert_eq!(load(&mut module, image.as_ptr() as *const c_void), 0);
-        let mut f: Handle = null;
-        let name = CString::new("link_kernel").unwrap();
-        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
-        let bytes = 4 * n as usize;
-        let (mut din, mut dout, mut diout) = (0u64, 0u64, 0u64);
-        assert_eq!(alloc(&mut din, bytes), 0);
-        assert_eq!(alloc(&mut dout, bytes), 0);
-        assert_eq!(alloc(&mut diout, bytes), 0);
-        assert_eq!(htod(din, input.as_ptr() as *const c_void, bytes), 0);
-        let mut args: [*mut c_void; 4] = [
-            &din as *const u64 as *mut c_void,
-            &dout as *const u64 as *mut c_void,
-            &diout as *const u64 as *mut c_void,
-            &n as *const c_int as *mut c_void,
-        ];
-        assert_eq!(
-            launch(f, 3, 1, 1, 128, 1, 1, 0, null, args.as_mut_ptr(), null as _),
-            0
-        );
-        let mut out = vec![0f32; n as usize];
-        let mut iout = vec![0i32; n as usize];
-        assert_eq!(dtoh(out.as_mut_ptr() as *mut c_void, dout, bytes), 0);
-        assert_eq!(dtoh(iout.as_mut_ptr() as *mut c_void, diout, bytes), 0);
-        for i in 0..n as usize {
-            assert_eq!(out[i], 2.0f32.mul_add(input[i], 0.5) + 7.0, "out[{i}]");
-            assert_eq!(iout[i], 8 * i as i32 + 100, "iout[{i}]");
-        }
-        // `hits` is util.ptx's variable, which kernel.ptx's extern resolved to.
-        let (mut addr, mut size) = (0u64, 0usize);
-        let hits = CString::new("hits").unwrap();
-        assert_eq!(get_global(&mut addr, &mut size, module, hits.as_ptr()), 0);
-        assert_eq!(size, 4);
-        let mut count = 0u32;
-        assert_eq!(dtoh(&mut count as *mut u32 as *mut c_void, addr, 4), 0);
-        assert_eq!(count, n as u32);
-    }
+    run_two_files(&lib, &image);
 }
 
 #[test]

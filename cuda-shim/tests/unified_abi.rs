@@ -77,6 +77,41 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
             0
         );
         assert_eq!(is_managed, 0);
+        // Several at once (cuda.core's query): memory type, device ordinal,
+        // managed; for memory CUDA does not know, its defaults, not an error.
+        let attributes = sym!(
+            lib,
+            b"cuPointerGetAttributes",
+            unsafe extern "C" fn(c_uint, *const c_int, *mut *mut c_void, u64) -> u32
+        );
+        let which: [c_int; 3] = [2, 9, 8];
+        let (mut kind, mut ordinal, mut managed_flag) = (0u32, 7i32, 7i32);
+        let mut outs: [*mut c_void; 3] = [
+            &mut kind as *mut u32 as *mut c_void,
+            &mut ordinal as *mut i32 as *mut c_void,
+            &mut managed_flag as *mut i32 as *mut c_void,
+        ];
+        assert_eq!(attributes(3, which.as_ptr(), outs.as_mut_ptr(), x), 0);
+        assert_eq!(
+            (kind, ordinal, managed_flag),
+            (2, 0, 1),
+            "managed: device memory"
+        );
+        let stack = 0u64;
+        assert_eq!(
+            attributes(
+                3,
+                which.as_ptr(),
+                outs.as_mut_ptr(),
+                &stack as *const u64 as u64
+            ),
+            0
+        );
+        assert_eq!(
+            (kind, ordinal, managed_flag),
+            (0, -2, 0),
+            "unknown memory: defaults"
+        );
         // The host writes both through its pointers.
         let xs = std::slice::from_raw_parts_mut(x as *mut f32, n as usize);
         let ys = std::slice::from_raw_parts_mut(y_host as *mut f32, n as usize);

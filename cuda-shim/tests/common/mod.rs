@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 use std::path::PathBuf;
 
 use libloading::Library;
@@ -164,4 +164,92 @@ pub fn empty_graph(lib: &Library) -> Handle {
         assert_eq!(end(s, &mut graph), 0);
     }
     graph
+}
+
+/// A sample of `ptx-samples/link/`.
+pub fn sample(path: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptx-samples/link")
+        .join(path);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Loads a linked image of `ptx-samples/link/two_files` (kernel.ptx with
+/// util.ptx) into the current context, runs `link_kernel` on 300 elements
+/// and checks every result and util.ptx's `hits` counter.
+pub fn run_two_files(lib: &Library, image: &[u8]) {
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_fn = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let get_global = sym!(
+        lib,
+        b"cuModuleGetGlobal_v2",
+        unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> u32
+    );
+    let alloc = sym!(
+        lib,
+        b"cuMemAlloc_v2",
+        unsafe extern "C" fn(*mut u64, usize) -> u32
+    );
+    let htod = sym!(
+        lib,
+        b"cuMemcpyHtoD_v2",
+        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
+    );
+    let dtoh = sym!(
+        lib,
+        b"cuMemcpyDtoH_v2",
+        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
+    );
+    let launch = sym!(lib, b"cuLaunchKernel", Launch);
+    let n: c_int = 300;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 - 100.0).collect();
+    let null = std::ptr::null_mut();
+    // SAFETY: every pointer is to a live local of the size given.
+    unsafe {
+        let mut module: Handle = null;
+        assert_eq!(load(&mut module, image.as_ptr() as *const c_void), 0);
+        let mut f: Handle = null;
+        let name = CString::new("link_kernel").unwrap();
+        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
+        let bytes = 4 * n as usize;
+        let (mut din, mut dout, mut diout) = (0u64, 0u64, 0u64);
+        assert_eq!(alloc(&mut din, bytes), 0);
+        assert_eq!(alloc(&mut dout, bytes), 0);
+        assert_eq!(alloc(&mut diout, bytes), 0);
+        assert_eq!(htod(din, input.as_ptr() as *const c_void, bytes), 0);
+        let mut args: [*mut c_void; 4] = [
+            &din as *const u64 as *mut c_void,
+            &dout as *const u64 as *mut c_void,
+            &diout as *const u64 as *mut c_void,
+            &n as *const c_int as *mut c_void,
+        ];
+        assert_eq!(
+            launch(f, 3, 1, 1, 128, 1, 1, 0, null, args.as_mut_ptr(), null as _),
+            0
+        );
+        let mut out = vec![0f32; n as usize];
+        let mut iout = vec![0i32; n as usize];
+        assert_eq!(dtoh(out.as_mut_ptr() as *mut c_void, dout, bytes), 0);
+        assert_eq!(dtoh(iout.as_mut_ptr() as *mut c_void, diout, bytes), 0);
+        for i in 0..n as usize {
+            assert_eq!(out[i], 2.0f32.mul_add(input[i], 0.5) + 7.0, "out[{i}]");
+            assert_eq!(iout[i], 8 * i as i32 + 100, "iout[{i}]");
+        }
+        // `hits` is util.ptx's variable, which kernel.ptx's extern resolved to.
+        let (mut addr, mut size) = (0u64, 0usize);
+        let hits = CString::new("hits").unwrap();
+        assert_eq!(get_global(&mut addr, &mut size, module, hits.as_ptr()), 0);
+        assert_eq!(size, 4);
+        let mut count = 0u32;
+        assert_eq!(dtoh(&mut count as *mut u32 as *mut c_void, addr, 4), 0);
+        assert_eq!(count, n as u32);
+    }
 }

@@ -31,6 +31,7 @@
 //! highest `.version` and `.target` of the inputs; `.address_size` must
 //! agree. One input links to itself, unchanged.
 
+pub mod inputs;
 mod refs;
 
 use std::collections::{HashMap, HashSet};
