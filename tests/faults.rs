@@ -151,6 +151,75 @@ fn rounded_allocations_let_small_overruns_through_as_a_gpu_does() {
     }
 }
 
+/// NVVM's code for a dynamic shared array of 7 ints: a 16-byte vector load
+/// of elements 4-7 (numba-cuda's LTO output for `dynsmem[4:6]`), so that
+/// it reads 4 bytes past the 28 the launch gives. A GPU allocates shared
+/// memory in 128-byte units and runs it; `off` moves the load.
+fn shared_tail_ptx(off: u32) -> String {
+    format!(
+        ".version 8.8\n.target sm_80\n.address_size 64\n\
+         .extern .shared .align 16 .b8 smem[];\n\
+         .visible .entry tail(.param .u64 out)\n{{\n\
+         .reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n\
+         ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\n\
+         mov.u32 %r1, 99;\n\
+         st.shared.v4.u32 [smem], {{%r1, %r1, %r1, %r1}};\n\
+         st.shared.v2.u32 [smem+16], {{%r1, %r1}};\nst.shared.u32 [smem+24], %r1;\n\
+         ld.shared.v4.u32 {{%r2, %r3, %r4, %r5}}, [smem+{off}];\n\
+         st.global.v2.u32 [%rd2], {{%r2, %r3}};\nst.global.u32 [%rd2+8], %r4;\nret;\n}}\n"
+    )
+}
+
+#[test]
+fn rounded_shared_memory_lets_a_vector_load_past_the_end_through() {
+    for engine in [
+        warpjit::runtime::Engine::Interp,
+        warpjit::runtime::Engine::Jit,
+    ] {
+        let run = |round: bool, memcheck: bool, off: u32| {
+            let mut options = Options {
+                arena_bytes: 64 << 20,
+                engine,
+                round_allocations: round,
+                ..Options::default()
+            };
+            options.checks.memcheck = memcheck;
+            let mut dev = Device::new(options);
+            let m = dev.load_ptx("tail.ptx", &shared_tail_ptx(off)).unwrap();
+            let k = dev.kernel(m, None).unwrap();
+            let out = dev.alloc(16).unwrap();
+            let launch = LaunchConfig {
+                grid: [1, 1, 1],
+                block: [1, 1, 1],
+                shared_bytes: 28,
+            };
+            let r = dev.launch(m, k, launch, &out.to_le_bytes());
+            let mut got = [0u8; 12];
+            dev.read(out, &mut got).unwrap();
+            (r, got)
+        };
+        let (r, got) = run(true, false, 16);
+        assert!(r.is_ok(), "{engine:?}: rounded to 128 bytes");
+        assert_eq!(got, [[99, 0, 0, 0]; 3].concat()[..], "{engine:?}");
+        let e = launch_error(run(false, false, 16).0);
+        assert_eq!(
+            e.kind,
+            FaultKind::IllegalAddress,
+            "{engine:?}: exact bounds"
+        );
+        assert!(
+            run(true, true, 16).0.is_err(),
+            "{engine:?}: memcheck is exact"
+        );
+        let e = launch_error(run(true, false, 128).0);
+        assert_eq!(
+            e.kind,
+            FaultKind::IllegalAddress,
+            "{engine:?}: past the rounding"
+        );
+    }
+}
+
 #[test]
 fn misaligned_access_is_reported() {
     let mut dev = device();

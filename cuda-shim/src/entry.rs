@@ -169,5 +169,9 @@ pub unsafe extern "C" fn cuGetExportTable(
     _table: *mut *const c_void,
     _id: *const c_void,
 ) -> CUresult {
+    if std::env::var_os("WARPJIT_TRACE_LOOKUPS").is_some() && !_id.is_null() {
+        let b = std::slice::from_raw_parts(_id as *const u8, 16);
+        eprintln!("warpjit: cuGetExportTable {b:02x?}");
+    }
     NOT_SUPPORTED
 }

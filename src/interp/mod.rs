@@ -95,6 +95,12 @@ pub struct LaunchCtx<'a> {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dynamic_shared: u32,
+    /// Round the CTA's shared-memory window up to [`SHARED_GRANULE`] bytes,
+    /// as a GPU allocates it (`Options::round_allocations` without
+    /// memcheck): an access just past the kernel's shared memory, such as
+    /// NVVM's vector load of a dynamic array's last elements, reads the
+    /// padding instead of faulting.
+    pub round_shared: bool,
     /// Warp-instructions the whole launch may still execute.
     pub budget: &'a AtomicU64,
     pub deadline: Option<Instant>,
@@ -251,13 +257,31 @@ pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
     result.map(|()| cta.output)
 }
 
+/// The granularity in which a GPU allocates a CTA's shared memory: 128
+/// bytes from compute capability 8.0 (cuda_occupancy.h's shared-memory
+/// allocation granularity; 256 before), the smallest of the generations, so
+/// that rounding never lets an access through that a GPU would fault.
+pub const SHARED_GRANULE: usize = 128;
+
+/// The bytes of a CTA's shared-memory window: the module's static shared
+/// memory and the launch's dynamic part, rounded up to [`SHARED_GRANULE`]
+/// where the launch rounds.
+pub fn cta_shared_size(ctx: &LaunchCtx) -> usize {
+    let size = ctx.module.shared_dynamic_offset as usize + ctx.dynamic_shared as usize;
+    let size = size.max(ctx.module.shared_static_size as usize);
+    if ctx.round_shared {
+        size.next_multiple_of(SHARED_GRANULE)
+    } else {
+        size
+    }
+}
+
 /// A CTA ready to run and its warps (reused from earlier CTAs run on this
 /// thread: their register files, local memory and environments).
 pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<Warp>) {
     let [bx, by, bz] = ctx.block;
     let nthreads = bx * by * bz;
-    let shared_size = ctx.module.shared_dynamic_offset as usize + ctx.dynamic_shared as usize;
-    let shared_size = shared_size.max(ctx.module.shared_static_size as usize);
+    let shared_size = cta_shared_size(ctx);
     let cta = Cta {
         ctx,
         ctaid,

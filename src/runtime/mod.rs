@@ -614,6 +614,7 @@ impl Device {
             grid: cfg.grid,
             block: cfg.block,
             dynamic_shared: cfg.shared_bytes,
+            round_shared: self.options.round_allocations && !self.options.checks.memcheck,
             budget,
             // A limit too far in the future to represent is no limit.
             deadline: self
