@@ -121,6 +121,11 @@ pub unsafe extern "C" fn cuMemAllocFromPoolAsync(
 #[no_mangle]
 pub unsafe extern "C" fn cuMemFreeAsync(dptr: u64, stream: Handle) -> CUresult {
     done(with_state(|s| {
+        // A null pointer frees nothing, as with `cuMemFree` (cuda.core
+        // frees its zero-byte buffers, which have no allocation, so).
+        if dptr == 0 {
+            return Ok(());
+        }
         if !s.allocations.contains_key(&dptr) {
             return Err(INVALID_VALUE);
         }

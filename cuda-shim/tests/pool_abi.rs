@@ -137,6 +137,10 @@ fn asynchronous_frees_wait_for_their_stream_and_pools_count_the_bytes() {
         assert!(host.iter().all(|&b| b == 7));
         assert_eq!(host_fn(stream, hold_stream, null), 0);
         assert_eq!(free_async(p, stream), 0);
+        // Freeing null frees nothing (cuda.core's zero-byte buffers); an
+        // address that is no allocation is an error.
+        assert_eq!(free_async(0, stream), 0);
+        assert_eq!(free_async(p + 8, stream), 1, "CUDA_ERROR_INVALID_VALUE");
         let (mut base, mut size) = (0u64, 0usize);
         assert_eq!(
             range(&mut base, &mut size, p),
