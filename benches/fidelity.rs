@@ -16,6 +16,17 @@
 //! rows or not, and prints its time, cycles, warp-instructions, occupancy,
 //! reads and how long the simulation took (`--report`: and each timed
 //! launch's timing report: stalls, memory traffic, caches, DRAM).
+//!
+//! `cargo bench --bench fidelity -- --hw FILE [--preset NAME] [--filter TEXT]`
+//! compares the model with a GPU's own measurements of the same runs: the
+//! JSON the hardware calibration kit wrote on it
+//! (`ptx-samples/gen/hw_calibrate.py`, run by
+//! `ptx-samples/gen/hw_device_run.sh`). Each run that ran is modelled on
+//! the preset (default: `sm_XY` of the device's compute capability) at the
+//! SM clock the kit read after the run, where it read one, and printed as
+//! measured against model time, and each `[[run.read]]` (clock64 cycle
+//! counts) as measured against model value, with the mean absolute
+//! percentage error of each.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -36,6 +47,10 @@ fn main() {
     let filter = opt("--filter");
     let json = opt("--json");
     let markdown = opt("--markdown");
+    if let Some(path) = opt("--hw") {
+        against_hardware(&path, opt("--preset"), filter.as_deref());
+        return;
+    }
     if let Some(text) = opt("--run") {
         let report = args.iter().any(|a| a == "--report");
         run_alone(&text, opt("--preset").as_deref().unwrap_or("sm_80"), report);
@@ -240,4 +255,69 @@ fn run_alone(text: &str, preset: &str, report: bool) {
             Err(e) => println!("{:<40} {:<10} error: {e}", run.name, preset),
         }
     }
+}
+
+/// `--hw FILE`: the model against a kit file's measurements (module doc).
+fn against_hardware(path: &str, preset: Option<String>, filter: Option<&str>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (cc, measured) = fidelity::measured(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let preset = preset.unwrap_or_else(|| format!("sm_{}", cc.replace('.', "")));
+    let base = Arch::builtin(&preset).unwrap_or_else(|e| panic!("{preset}: {e}"));
+    let runs: HashMap<String, fidelity::Run> = fidelity::runs()
+        .into_iter()
+        .map(|r| (r.name.clone(), r))
+        .collect();
+    println!(
+        "{:<44} {:>8} {:>12} {:>12} {:>7}",
+        "run (time in ms) / read", "MHz", "measured", "model", "error"
+    );
+    let (mut time_errors, mut read_errors) = (Vec::new(), Vec::new());
+    for m in measured.iter().filter(|m| filter.is_none_or(|f| m.name.contains(f))) {
+        let Some(run) = runs.get(&m.name) else {
+            println!("{:<44} not in runs.toml", m.name);
+            continue;
+        };
+        let mut arch = base.clone();
+        if let Some(mhz) = m.sm_clock_mhz {
+            arch.chip.clock_mhz = mhz;
+        }
+        match fidelity::run_on(run, &arch, None) {
+            Ok(o) => {
+                let model = o.seconds * 1e3;
+                let err = (model - m.median_ms) / m.median_ms;
+                time_errors.push(err.abs());
+                println!(
+                    "{:<44} {:>8.0} {:>12.5} {:>12.5} {:>+6.1}%",
+                    m.name,
+                    arch.chip.clock_mhz,
+                    m.median_ms,
+                    model,
+                    err * 100.0
+                );
+                for (name, measured) in &m.reads {
+                    if let Some(model) = o.reads.get(name) {
+                        let err = (model - measured) / measured;
+                        read_errors.push(err.abs());
+                        println!(
+                            "  {:<42} {:>8} {:>12.1} {:>12.1} {:>+6.1}%",
+                            name,
+                            "",
+                            measured,
+                            model,
+                            err * 100.0
+                        );
+                    }
+                }
+            }
+            Err(e) => println!("{:<44} model error: {e}", m.name),
+        }
+    }
+    let mape = |v: &[f64]| 100.0 * v.iter().sum::<f64>() / v.len().max(1) as f64;
+    println!(
+        "\n{preset} against {path}: times of {} runs, MAPE {:.1}%; {} reads, MAPE {:.1}%",
+        time_errors.len(),
+        mape(&time_errors),
+        read_errors.len(),
+        mape(&read_errors)
+    );
 }

@@ -1,0 +1,57 @@
+//! Reading the hardware calibration kit's JSON (`ptx-samples/gen/hw_calibrate.py`,
+//! schema `warpjit-hwcal/1`) for `cargo bench --bench fidelity -- --hw FILE`:
+//! the runs that ran, their median times and read values, the SM clock
+//! after each; failed runs left out; a scaled-down self-test file and
+//! another schema refused.
+
+mod common;
+
+use common::fidelity::{measured, Measured};
+
+/// A kit file as the kit writes one (abridged to the fields read).
+fn kit_file(scale: u32) -> String {
+    format!(
+        r#"{{"schema": "warpjit-hwcal/1", "options": {{"reps": 3, "scale": {scale}}},
+        "device": {{"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}},
+        "runs": [
+          {{"name": "accelsim_lat_fma_f32", "status": "ok", "median_ms": 0.0123,
+            "times_ms": [0.0125, 0.0123, 0.0121],
+            "reads": [{{"name": "cycles", "values": [4101, 4099, 4100, 4180]}}],
+            "clocks_after": {{"sm_clock_mhz": 1980}}}},
+          {{"name": "selftest_fault", "status": "error", "error": "CUDA_ERROR_ILLEGAL_ADDRESS"}},
+          {{"name": "babelstream_copy_f64", "status": "ok", "median_ms": 0.39,
+            "reads": [], "clocks_after": null}}
+        ]}}"#
+    )
+}
+
+#[test]
+fn the_kits_runs_read_back() {
+    let (cc, runs) = measured(&kit_file(1)).unwrap();
+    assert_eq!(cc, "9.0");
+    assert_eq!(
+        runs,
+        [
+            Measured {
+                name: "accelsim_lat_fma_f32".into(),
+                median_ms: 0.0123,
+                reads: vec![("cycles".into(), 4100.5)],
+                sm_clock_mhz: Some(1980.0),
+            },
+            Measured {
+                name: "babelstream_copy_f64".into(),
+                median_ms: 0.39,
+                reads: vec![],
+                sm_clock_mhz: None,
+            },
+        ]
+    );
+}
+
+#[test]
+fn scaled_files_and_other_schemas_are_refused() {
+    let e = measured(&kit_file(64)).unwrap_err();
+    assert!(e.contains("scaled down 64x"), "{e}");
+    let e = measured(r#"{"schema": "other/2"}"#).unwrap_err();
+    assert!(e.contains("not warpjit-hwcal/1"), "{e}");
+}
