@@ -272,7 +272,10 @@ fn against_hardware(path: &str, preset: Option<String>, filter: Option<&str>) {
         "run (time in ms) / read", "MHz", "measured", "model", "error"
     );
     let (mut time_errors, mut read_errors) = (Vec::new(), Vec::new());
-    for m in measured.iter().filter(|m| filter.is_none_or(|f| m.name.contains(f))) {
+    for m in measured
+        .iter()
+        .filter(|m| filter.is_none_or(|f| m.name.contains(f)))
+    {
         let Some(run) = runs.get(&m.name) else {
             println!("{:<44} not in runs.toml", m.name);
             continue;

@@ -39,8 +39,8 @@ if ! "$venv/bin/python" -c 'import pycuda.driver' 2>/dev/null; then
   rm -rf "$src" && mkdir -p "$src"
   "$venv/bin/python" - "$src" <<'PY'
 import json, sys, tarfile, urllib.request
-meta = json.load(urllib.request.urlopen("https://pypi.org/pypi/pycuda/2026.1/json"))
-url = next(u["url"] for u in meta["urls"] if u["packagetype"] == "sdist")
+meta = json.load(urllib.request.urlopen("https://pypi.org/pypi/pycuda/json"))
+url = next(u["url"] for u in meta["releases"]["2026.1"] if u["packagetype"] == "sdist")
 path = sys.argv[1] + "/pycuda.tar.gz"
 urllib.request.urlretrieve(url, path)
 tarfile.open(path).extractall(sys.argv[1], filter="data")
@@ -55,8 +55,8 @@ tests="$out/pycuda-tests"
 rm -rf "$tests" && mkdir -p "$tests"
 "$venv/bin/python" - "$tests" <<'PY'
 import json, sys, tarfile, urllib.request, io
-meta = json.load(urllib.request.urlopen("https://pypi.org/pypi/pycuda/2026.1/json"))
-url = next(u["url"] for u in meta["urls"] if u["packagetype"] == "sdist")
+meta = json.load(urllib.request.urlopen("https://pypi.org/pypi/pycuda/json"))
+url = next(u["url"] for u in meta["releases"]["2026.1"] if u["packagetype"] == "sdist")
 with tarfile.open(fileobj=io.BytesIO(urllib.request.urlopen(url).read())) as t:
     for m in t.getmembers():
         if m.name.startswith("pycuda-2026.1/test/test_") and m.name.endswith(".py"):

@@ -683,7 +683,11 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     }
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
 }
 
 /// The device's compute capability ("9.0") and the fidelity runs that ran
@@ -697,7 +701,9 @@ pub fn measured(json: &str) -> Result<(String, Vec<Measured>), String> {
     }
     let scale = v["options"]["scale"].as_u64().unwrap_or(1);
     if scale != 1 {
-        return Err(format!("the runs were scaled down {scale}x (--scale): not comparable"));
+        return Err(format!(
+            "the runs were scaled down {scale}x (--scale): not comparable"
+        ));
     }
     let cc = v["device"]["compute_capability"]
         .as_str()
@@ -717,7 +723,11 @@ pub fn measured(json: &str) -> Result<(String, Vec<Measured>), String> {
             .unwrap_or(&[])
             .iter()
             .filter_map(|rd| {
-                let values = rd["values"].as_array()?.iter().filter_map(|x| x.as_f64()).collect();
+                let values = rd["values"]
+                    .as_array()?
+                    .iter()
+                    .filter_map(|x| x.as_f64())
+                    .collect();
                 Some((rd["name"].as_str()?.to_string(), median(values)?))
             })
             .collect();
