@@ -285,3 +285,144 @@ fn nvrtc_cubin_is_the_ptx_where_nvrtc_is_present() {
         }
     }
 }
+
+/// Compiles `src` with NVIDIA's NVRTC (`nvrtc`), to LTO-IR (`-dlto`) or to
+/// relocatable PTX.
+fn nvrtc_compile(nvrtc: &Library, src: &str, lto: bool) -> Vec<u8> {
+    type CreateProgram = unsafe extern "C" fn(
+        *mut Handle,
+        *const c_char,
+        *const c_char,
+        c_int,
+        *const *const c_char,
+        *const *const c_char,
+    ) -> c_int;
+    type Compile = unsafe extern "C" fn(Handle, c_int, *const *const c_char) -> c_int;
+    let create = sym!(nvrtc, b"nvrtcCreateProgram", CreateProgram);
+    let compile = sym!(nvrtc, b"nvrtcCompileProgram", Compile);
+    let (size, get) = if lto {
+        (
+            sym!(nvrtc, b"nvrtcGetLTOIRSize", GetSize),
+            sym!(nvrtc, b"nvrtcGetLTOIR", Get),
+        )
+    } else {
+        (
+            sym!(nvrtc, b"nvrtcGetPTXSize", GetSize),
+            sym!(nvrtc, b"nvrtcGetPTX", Get),
+        )
+    };
+    let src = CString::new(src).unwrap();
+    let opts: Vec<CString> = ["-arch=compute_80", "-rdc=true"]
+        .into_iter()
+        .chain(lto.then_some("-dlto"))
+        .map(|o| CString::new(o).unwrap())
+        .collect();
+    let ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+    let mut prog: Handle = std::ptr::null_mut();
+    // SAFETY: NVRTC's API as documented; buffers sized by its size calls.
+    unsafe {
+        let null = std::ptr::null();
+        assert_eq!(
+            create(&mut prog, src.as_ptr(), c"t.cu".as_ptr(), 0, null, null),
+            0
+        );
+        assert_eq!(compile(prog, ptrs.len() as c_int, ptrs.as_ptr()), 0);
+        let mut n = 0usize;
+        assert_eq!(size(prog, &mut n), 0);
+        let mut buf = vec![0u8; n];
+        assert_eq!(get(prog, buf.as_mut_ptr() as *mut c_char), 0);
+        buf
+    }
+}
+
+/// A PTX input calling a function only LTO-IR defines (numba's user `.ptx`
+/// files calling its NRT): the function survives NVIDIA's whole-program
+/// LTO and the kernel runs. Needs NVIDIA's NVRTC and nvJitLink
+/// (`WARPJIT_TEST_NVRTC`, `WARPJIT_TEST_NVJITLINK`: their paths); skipped,
+/// saying so, without them.
+#[test]
+fn ptx_inputs_keep_what_they_call_in_lto_ir() {
+    let paths = (
+        std::env::var("WARPJIT_TEST_NVRTC"),
+        std::env::var("WARPJIT_TEST_NVJITLINK"),
+    );
+    let (Ok(nvrtc_path), Ok(nvjitlink_path)) = paths else {
+        eprintln!(
+            "skipped: set WARPJIT_TEST_NVRTC and WARPJIT_TEST_NVJITLINK to NVIDIA's libraries"
+        );
+        return;
+    };
+    // SAFETY: NVIDIA's libraries; loaded here, the interposer finds them loaded.
+    let (nvrtc, _nvjitlink) = unsafe {
+        (
+            Library::new(&nvrtc_path).unwrap(),
+            Library::new(&nvjitlink_path).unwrap(),
+        )
+    };
+    let ltoir = nvrtc_compile(
+        &nvrtc,
+        "extern \"C\" __device__ int lto_triple(int x) { return 3 * x + 1; }\n\
+         extern \"C\" __device__ int lto_bias = 5;",
+        true,
+    );
+    let ptx = nvrtc_compile(
+        &nvrtc,
+        "extern \"C\" __device__ int lto_triple(int x);\nextern \"C\" __device__ int lto_bias;\n\
+         extern \"C\" __global__ void use_lto(int *out) { out[threadIdx.x] = lto_triple(threadIdx.x) + lto_bias; }",
+        false,
+    );
+    let lib = library();
+    context(&lib);
+    let ip = interposer();
+    let link = Link::create(&ip, &["-arch=sm_80", "-lto"], false).unwrap();
+    assert_eq!(link.add(LTOIR, &ltoir, "lib.ltoir"), 0);
+    assert_eq!(link.add(PTX, &ptx, "use.ptx"), 0);
+    assert_eq!(link.complete(), 0, "{}", link.error_log());
+    let image = link.get("LinkedCubin").unwrap();
+    let text = String::from_utf8_lossy(&image);
+    assert!(
+        !text.contains("__warpjit_keep"),
+        "the keep-alive kernel is removed"
+    );
+    let load = sym!(
+        lib,
+        b"cuModuleLoadData",
+        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
+    );
+    let get_fn = sym!(
+        lib,
+        b"cuModuleGetFunction",
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
+    );
+    let alloc = sym!(
+        lib,
+        b"cuMemAlloc_v2",
+        unsafe extern "C" fn(*mut u64, usize) -> u32
+    );
+    let dtoh = sym!(
+        lib,
+        b"cuMemcpyDtoH_v2",
+        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
+    );
+    let launch = sym!(lib, b"cuLaunchKernel", Launch);
+    let null = std::ptr::null_mut();
+    // SAFETY: pointers to live locals of the sizes given.
+    unsafe {
+        let mut module: Handle = null;
+        assert_eq!(load(&mut module, image.as_ptr() as *const c_void), 0);
+        let mut f: Handle = null;
+        assert_eq!(get_fn(&mut f, module, c"use_lto".as_ptr()), 0);
+        let mut out = 0u64;
+        assert_eq!(alloc(&mut out, 128), 0);
+        let mut args: [*mut c_void; 1] = [&out as *const u64 as *mut c_void];
+        assert_eq!(
+            launch(f, 1, 1, 1, 32, 1, 1, 0, null, args.as_mut_ptr(), null as _),
+            0
+        );
+        let mut got = [0i32; 32];
+        assert_eq!(dtoh(got.as_mut_ptr() as *mut c_void, out, 128), 0);
+        for (i, &v) in got.iter().enumerate() {
+            assert_eq!(v, 3 * i as i32 + 1 + 5, "out[{i}]");
+        }
+    }
+}

@@ -12,7 +12,8 @@
 //!   ([`warpjit::front::link`]) and the "linked CUBIN" is the linked PTX
 //!   text; LTO-IR inputs (numba-cuda's default when nvJitLink is installed)
 //!   are first turned into PTX by NVIDIA's own nvJitLink (`-lto -ptx`),
-//!   found where `numba-cuda[cu12]` installs it ([`nvidia`]).
+//!   found where `numba-cuda[cu12]` installs it ([`nvidia`]), keeping
+//!   what PTX inputs use of it ([`lto_keep`]).
 //!
 //! Clients find these entry points first because a preloaded library comes
 //! first in the process's global symbol scope: C programs linked against
@@ -24,6 +25,7 @@
 //! preloaded with NVIDIA's driver too (it then hands PTX to the driver,
 //! which JIT-compiles it).
 
+pub mod lto_keep;
 pub mod nvidia;
 pub mod nvjitlink;
 pub mod nvrtc;

@@ -2,13 +2,13 @@
 //! copy the program was compiled by, already loaded) and nvJitLink (for
 //! LTO-IR, loaded on first need). Found, in order:
 //!
-//! 1. a path in the environment (`WARPJIT_NVJITLINK` for nvJitLink);
+//! 1. a path in the environment (`WARPJIT_NVJITLINK`, `WARPJIT_NVRTC`);
 //! 2. a copy already loaded in the process, by file name (the shared
 //!    objects `dl_iterate_phdr` lists), never this library itself;
-//! 3. for nvJitLink, the wheel's place beside any `site-packages` folder a
-//!    loaded object comes from (`.../site-packages/nvidia/nvjitlink/lib/`,
-//!    where `numba-cuda[cu12]` installs it; cuda-python's own extension
-//!    modules are loaded from that folder by the time they call here);
+//! 3. the wheel's place beside any `site-packages` folder a loaded object
+//!    comes from (`.../site-packages/nvidia/nvjitlink/lib/`, where
+//!    `numba-cuda[cu12]` installs it; cuda-python's own extension modules
+//!    are loaded from that folder by the time they call here);
 //! 4. the dynamic loader's search (`LD_LIBRARY_PATH`, the system).
 //!
 //! Libraries opened here are opened `RTLD_LOCAL | RTLD_DEEPBIND`, so that
@@ -119,27 +119,51 @@ fn package_folders() -> Vec<String> {
     out
 }
 
-/// NVIDIA's nvJitLink 12 (see the module doc for where it is looked for),
-/// with the path it was found at.
-pub fn nvjitlink() -> Option<(Library, String)> {
-    if let Ok(path) = std::env::var("WARPJIT_NVJITLINK") {
+/// A library of NVIDIA's, looked for as the module doc says: `env` (a
+/// path), a loaded file whose name starts with `loaded`, `wheel` under a
+/// `site-packages` folder of a loaded object, then `soname`.
+fn find(env: &str, loaded: &str, wheel: &str, soname: &str) -> Option<(Library, String)> {
+    if let Ok(path) = std::env::var(env) {
         return Library::open(&path, false).map(|l| (l, path));
     }
     let own = own_path();
     for p in loaded_objects() {
-        if Some(p.as_str()) != own.as_deref() && file_name(&p).starts_with("libnvJitLink.so") {
+        if Some(p.as_str()) != own.as_deref() && file_name(&p).starts_with(loaded) {
             if let Some(l) = Library::open(&p, true) {
                 return Some((l, p));
             }
         }
     }
     for folder in package_folders() {
-        let path = format!("{folder}/nvidia/nvjitlink/lib/libnvJitLink.so.12");
+        let path = format!("{folder}/{wheel}");
         if std::path::Path::new(&path).exists() {
             if let Some(l) = Library::open(&path, false) {
                 return Some((l, path));
             }
         }
     }
-    Library::open("libnvJitLink.so.12", false).map(|l| (l, "libnvJitLink.so.12".into()))
+    Library::open(soname, false).map(|l| (l, soname.into()))
+}
+
+/// NVIDIA's nvJitLink 12 (`WARPJIT_NVJITLINK`; the wheel
+/// `nvidia-nvjitlink-cu12`), with the path it was found at.
+pub fn nvjitlink() -> Option<(Library, String)> {
+    find(
+        "WARPJIT_NVJITLINK",
+        "libnvJitLink.so",
+        "nvidia/nvjitlink/lib/libnvJitLink.so.12",
+        "libnvJitLink.so.12",
+    )
+}
+
+/// NVIDIA's NVRTC 12 (`WARPJIT_NVRTC`; the wheel
+/// `nvidia-cuda-nvrtc-cu12`), for the LTO keep-alive kernel.
+pub fn nvrtc() -> Option<Library> {
+    find(
+        "WARPJIT_NVRTC",
+        "libnvrtc.so",
+        "nvidia/cuda_nvrtc/lib/libnvrtc.so.12",
+        "libnvrtc.so.12",
+    )
+    .map(|(l, _)| l)
 }

@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 
 use warpjit::front::link::{self, inputs};
 
-use crate::nvidia;
+use crate::{lto_keep, nvidia};
 
 /// `nvJitLinkResult`.
 const SUCCESS: c_int = 0;
@@ -142,7 +142,17 @@ impl Linker {
     /// Links the inputs (LTO-IR through NVIDIA's nvJitLink first).
     pub fn complete(&mut self) -> c_int {
         if !self.ltoir.is_empty() {
-            match lto_to_ptx(&self.arch, &self.ltoir) {
+            // What PTX inputs use of the LTO-IR must survive its
+            // whole-program optimization (crate::lto_keep).
+            let needed = lto_keep::needed(&self.ptx);
+            let mut ltoir = self.ltoir.clone();
+            if !needed.funcs.is_empty() || !needed.vars.is_empty() {
+                match lto_keep::stub_ltoir(&lto_keep::stub_source(&needed), &self.arch) {
+                    Ok(stub) => ltoir.push(("<warpjit keep-alive kernel>".into(), stub)),
+                    Err(message) => return self.fail(message, ERROR_NVVM_COMPILE),
+                }
+            }
+            match lto_to_ptx(&self.arch, &ltoir).map(|t| lto_keep::finish(&t, &needed)) {
                 Ok(text) => {
                     let n = self.ltoir.len();
                     self.ptx.push((format!("<LTO-IR of {n} input(s)>"), text));
