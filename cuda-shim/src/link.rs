@@ -16,8 +16,7 @@
 //! `CU_JIT_ERROR_LOG_BUFFER` the link was created with, as the driver's do.
 
 use super::*;
-use warpjit::front::link;
-use warpjit::front::link::inputs::{archive_symbols, explain, is_binary, ptx_text, with_maxnreg};
+use warpjit::front::link::inputs::{archive_symbols, explain, is_binary, link_image, ptx_text};
 
 /// `CUjit_option`s the linker reads (the others are accepted and ignored).
 pub(crate) const JIT_MAX_REGISTERS: c_int = 0;
@@ -150,21 +149,11 @@ impl Link {
                 INVALID_VALUE,
             ));
         }
-        let inputs: Vec<(&str, &str)> = self
-            .inputs
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.as_str()))
-            .collect();
-        match link::link_ptx(&inputs) {
-            Ok(text) => {
-                let text = match self.max_registers {
-                    Some(n) => with_maxnreg(&text, n),
-                    None => text,
-                };
-                self.image = text.into_bytes();
-                self.image.push(0);
+        match link_image(&self.inputs, self.max_registers) {
+            Ok(image) => {
+                self.image = image;
                 if let Some((buf, size)) = self.info_log {
-                    let note = format!("warpjit: linked {} PTX input(s)", inputs.len());
+                    let note = format!("warpjit: linked {} PTX input(s)", self.inputs.len());
                     // SAFETY: the caller gave a buffer of `size` bytes for the log.
                     unsafe { write_log(buf, size, &note) };
                 }

@@ -53,6 +53,17 @@ type GetSize = unsafe extern "C" fn(Handle, *mut usize) -> c_int;
 type Get = unsafe extern "C" fn(Handle, *mut c_char) -> c_int;
 type Destroy = unsafe extern "C" fn(*mut Handle) -> c_int;
 
+/// NVRTC's `nvrtcCreateProgram` and `nvrtcCompileProgram`.
+type CreateProgram = unsafe extern "C" fn(
+    *mut Handle,
+    *const c_char,
+    *const c_char,
+    c_int,
+    *const *const c_char,
+    *const *const c_char,
+) -> c_int;
+type Compile = unsafe extern "C" fn(Handle, c_int, *const *const c_char) -> c_int;
+
 const CUBIN: c_uint = 1;
 const PTX: c_uint = 2;
 const LTOIR: c_uint = 3;
@@ -237,15 +248,6 @@ fn nvrtc_cubin_is_the_ptx_where_nvrtc_is_present() {
         return;
     };
     let ip = interposer();
-    type CreateProgram = unsafe extern "C" fn(
-        *mut Handle,
-        *const c_char,
-        *const c_char,
-        c_int,
-        *const *const c_char,
-        *const *const c_char,
-    ) -> c_int;
-    type Compile = unsafe extern "C" fn(Handle, c_int, *const *const c_char) -> c_int;
     let create = sym!(nvrtc, b"nvrtcCreateProgram", CreateProgram);
     let compile = sym!(nvrtc, b"nvrtcCompileProgram", Compile);
     let ptx_size = sym!(nvrtc, b"nvrtcGetPTXSize", GetSize);
@@ -289,15 +291,6 @@ fn nvrtc_cubin_is_the_ptx_where_nvrtc_is_present() {
 /// Compiles `src` with NVIDIA's NVRTC (`nvrtc`), to LTO-IR (`-dlto`) or to
 /// relocatable PTX.
 fn nvrtc_compile(nvrtc: &Library, src: &str, lto: bool) -> Vec<u8> {
-    type CreateProgram = unsafe extern "C" fn(
-        *mut Handle,
-        *const c_char,
-        *const c_char,
-        c_int,
-        *const *const c_char,
-        *const *const c_char,
-    ) -> c_int;
-    type Compile = unsafe extern "C" fn(Handle, c_int, *const *const c_char) -> c_int;
     let create = sym!(nvrtc, b"nvrtcCreateProgram", CreateProgram);
     let compile = sym!(nvrtc, b"nvrtcCompileProgram", Compile);
     let (size, get) = if lto {

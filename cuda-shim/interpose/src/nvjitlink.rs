@@ -25,7 +25,7 @@
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::sync::OnceLock;
 
-use warpjit::front::link::{self, inputs};
+use warpjit::front::link::inputs;
 
 use crate::{lto_keep, nvidia};
 
@@ -166,25 +166,14 @@ impl Linker {
                 ERROR_INVALID_INPUT,
             );
         }
-        let inputs: Vec<(&str, &str)> = self
-            .ptx
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.as_str()))
-            .collect();
-        match link::link_ptx(&inputs) {
-            Ok(text) => {
-                let text = match self.max_registers {
-                    Some(n) => inputs::with_maxnreg(&text, n),
-                    None => text,
-                };
+        match inputs::link_image(&self.ptx, self.max_registers) {
+            Ok(image) => {
                 self.info_log.push_str(&format!(
                     "warpjit: linked {} PTX input(s) for {}\n",
-                    inputs.len(),
+                    self.ptx.len(),
                     self.arch
                 ));
-                let mut bytes = text.into_bytes();
-                bytes.push(0);
-                self.linked = Some(bytes);
+                self.linked = Some(image);
                 SUCCESS
             }
             Err(e) => {

@@ -99,6 +99,27 @@ pub fn with_maxnreg(text: &str, n: u32) -> String {
     out
 }
 
+/// Links named PTX inputs ([`super::link_ptx`]) into one module's text,
+/// NUL-terminated (the image a module load takes), with `.maxnreg` on
+/// every kernel where a register bound is given ([`with_maxnreg`]).
+pub fn link_image(
+    inputs: &[(String, String)],
+    max_registers: Option<u32>,
+) -> Result<Vec<u8>, LinkError> {
+    let refs: Vec<(&str, &str)> = inputs
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let text = super::link_ptx(&refs)?;
+    let text = match max_registers {
+        Some(n) => with_maxnreg(&text, n),
+        None => text,
+    };
+    let mut bytes = text.into_bytes();
+    bytes.push(0);
+    Ok(bytes)
+}
+
 /// A link error for messages, where each undefined symbol that one of
 /// `archives` (name, the symbols its index lists) defines is said to be
 /// defined only there (for `libcudadevrt.a`: a device-runtime function,
