@@ -105,6 +105,19 @@ fn out_of_bounds_access_names_kernel_block_thread_and_line() {
     );
 }
 
+/// A device whose allocations (and CTAs' shared memory) are rounded as a
+/// GPU's or not, with memcheck on or off.
+fn rounding_device(engine: warpjit::runtime::Engine, round: bool, memcheck: bool) -> Device {
+    let mut options = Options {
+        arena_bytes: 64 << 20,
+        engine,
+        round_allocations: round,
+        ..Options::default()
+    };
+    options.checks.memcheck = memcheck;
+    Device::new(options)
+}
+
 #[test]
 fn rounded_allocations_let_small_overruns_through_as_a_gpu_does() {
     // Buffers of 100 floats (400 bytes, rounded up to 512 as on a GPU)
@@ -116,14 +129,7 @@ fn rounded_allocations_let_small_overruns_through_as_a_gpu_does() {
         warpjit::runtime::Engine::Jit,
     ] {
         let run = |round: bool, memcheck: bool, n: u32| {
-            let mut options = Options {
-                arena_bytes: 64 << 20,
-                engine,
-                round_allocations: round,
-                ..Options::default()
-            };
-            options.checks.memcheck = memcheck;
-            let mut dev = Device::new(options);
+            let mut dev = rounding_device(engine, round, memcheck);
             let m = dev
                 .load_ptx("vector_add.ptx", &sample_ptx("vector_add"))
                 .unwrap();
@@ -177,14 +183,7 @@ fn rounded_shared_memory_lets_a_vector_load_past_the_end_through() {
         warpjit::runtime::Engine::Jit,
     ] {
         let run = |round: bool, memcheck: bool, off: u32| {
-            let mut options = Options {
-                arena_bytes: 64 << 20,
-                engine,
-                round_allocations: round,
-                ..Options::default()
-            };
-            options.checks.memcheck = memcheck;
-            let mut dev = Device::new(options);
+            let mut dev = rounding_device(engine, round, memcheck);
             let m = dev.load_ptx("tail.ptx", &shared_tail_ptx(off)).unwrap();
             let k = dev.kernel(m, None).unwrap();
             let out = dev.alloc(16).unwrap();

@@ -25,48 +25,20 @@ fn floats(b: &[u8]) -> Vec<f32> {
 #[test]
 fn saxpy_through_the_driver_api() {
     let lib = library();
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let init = sym!(lib, b"cuInit", CuInit);
     let get = sym!(
         lib,
         b"cuDeviceGet",
         unsafe extern "C" fn(*mut c_int, c_int) -> u32
     );
-    let attr = sym!(
-        lib,
-        b"cuDeviceGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32
-    );
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
-    let htod = sym!(
-        lib,
-        b"cuMemcpyHtoD_v2",
-        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
-    );
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
+    let attr = sym!(lib, b"cuDeviceGetAttribute", CuDeviceGetAttribute);
+    let retain = sym!(lib, b"cuDevicePrimaryCtxRetain", CuDevicePrimaryCtxRetain);
+    let set_current = sym!(lib, b"cuCtxSetCurrent", CuCtxSetCurrent);
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
+    let htod = sym!(lib, b"cuMemcpyHtoD_v2", CuMemcpyHtoD);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let sample = repo().join("ptx-samples/cuda/saxpy");
     let ptx = CString::new(std::fs::read(sample.join("kernel.compute_80.ptx")).unwrap()).unwrap();
@@ -143,7 +115,7 @@ fn saxpy_through_the_driver_api() {
             unsafe extern "C" fn(*mut Handle, c_uint, c_int) -> u32
         );
         let destroy = sym!(lib, b"cuCtxDestroy_v2", unsafe extern "C" fn(Handle) -> u32);
-        let synchronize = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+        let synchronize = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
         let mut faulty: Handle = std::ptr::null_mut();
         assert_eq!(create(&mut faulty, 0, dev), 0);
         let bad = 0x10u64;
@@ -250,13 +222,9 @@ fn every_other_entry_point_is_a_not_supported_stub() {
 #[test]
 fn link_library_kernel_and_occupancy() {
     let lib = library();
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    let init = sym!(lib, b"cuInit", CuInit);
+    let retain = sym!(lib, b"cuDevicePrimaryCtxRetain", CuDevicePrimaryCtxRetain);
+    let set_current = sym!(lib, b"cuCtxSetCurrent", CuCtxSetCurrent);
     type LinkCreate =
         unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> u32;
     type LinkAdd = unsafe extern "C" fn(
@@ -292,11 +260,7 @@ fn link_library_kernel_and_occupancy() {
         b"cuLibraryGetKernel",
         unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
     );
-    let attr = sym!(
-        lib,
-        b"cuFuncGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
-    );
+    let attr = sym!(lib, b"cuFuncGetAttribute", CuFuncGetAttribute);
     let occ = sym!(
         lib,
         b"cuOccupancyMaxActiveBlocksPerMultiprocessor",
@@ -366,11 +330,7 @@ fn link_library_kernel_and_occupancy() {
         let mut blocks = 0;
         assert_eq!(occ(&mut blocks, k, 256, 0), 0);
         // Pointer attributes of a device allocation.
-        let alloc = sym!(
-            lib,
-            b"cuMemAlloc_v2",
-            unsafe extern "C" fn(*mut u64, usize) -> u32
-        );
+        let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
         let pattr = sym!(
             lib,
             b"cuPointerGetAttribute",
@@ -844,21 +804,13 @@ fn entry_points_clients_call_at_init_and_for_copies() {
         b"cuFuncSetCacheConfig",
         unsafe extern "C" fn(Handle, c_int) -> u32
     );
-    let attr = sym!(
-        lib,
-        b"cuDeviceGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32
-    );
+    let attr = sym!(lib, b"cuDeviceGetAttribute", CuDeviceGetAttribute);
     let host_dptr = sym!(
         lib,
         b"cuMemHostGetDevicePointer_v2",
         unsafe extern "C" fn(*mut u64, *mut c_void, c_uint) -> u32
     );
-    let managed = sym!(
-        lib,
-        b"cuMemAllocManaged",
-        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
-    );
+    let managed = sym!(lib, b"cuMemAllocManaged", CuMemAllocManaged);
     let alloc_pitch = sym!(
         lib,
         b"cuMemAllocPitch_v2",
@@ -1099,21 +1051,9 @@ fn entry_points_clients_call_at_init_and_for_copies() {
 fn a_kernels_const_size_is_its_modules_const_variables() {
     let api = api();
     let lib = library();
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
-    let attr = sym!(
-        lib,
-        b"cuFuncGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
-    );
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let attr = sym!(lib, b"cuFuncGetAttribute", CuFuncGetAttribute);
     let ptx = CString::new(GLOBALS_PTX).unwrap();
     let name = CString::new("bump").unwrap();
     // SAFETY: the driver API with valid handles and pointers.
@@ -1142,7 +1082,7 @@ extern "C" {
 fn after_fork_the_child_gets_not_initialized() {
     let api = api();
     let lib = library();
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+    let init = sym!(lib, b"cuInit", CuInit);
     let get_current = sym!(
         lib,
         b"cuCtxGetCurrent",
@@ -1206,7 +1146,7 @@ fn device_memory_size_from_the_environment() {
         // In a process of its own (the size is read by the first cuInit).
         let (code, total) = expect.split_once(' ').unwrap();
         let lib = library();
-        let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+        let init = sym!(lib, b"cuInit", CuInit);
         let total_mem = sym!(
             lib,
             b"cuDeviceTotalMem_v2",
@@ -1260,7 +1200,7 @@ fn watchdog_time_from_the_environment() {
     if let Ok(code) = std::env::var(EXPECT_INIT) {
         // In a process of its own (the limit is read by the first cuInit).
         let lib = library();
-        let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+        let init = sym!(lib, b"cuInit", CuInit);
         // SAFETY: the driver API.
         unsafe { assert_eq!(init(0).to_string(), code) };
         return;

@@ -45,11 +45,7 @@ const DEVICE: c_uint = 2;
 fn a_box_goes_to_a_pitched_volume_and_back() {
     let lib = library();
     context(&lib);
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
     let copy = sym!(
         lib,
         b"cuMemcpy3D_v2",

@@ -26,28 +26,12 @@ fn the_heap_size_limit_sets_the_device_heap_until_a_module_uses_it() {
         b"cuCtxSetLimit",
         unsafe extern "C" fn(c_int, usize) -> u32
     );
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_function = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const i8) -> u32
-    );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_function = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
-    let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
+    let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
 
     let path = repo().join("ptx-samples/heap/device_malloc.ptx");
     let ptx = CString::new(std::fs::read(&path).unwrap()).unwrap();

@@ -377,26 +377,10 @@ fn ptx_inputs_keep_what_they_call_in_lto_ir() {
         !text.contains("__warpjit_keep"),
         "the keep-alive kernel is removed"
     );
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let null = std::ptr::null_mut();
     // SAFETY: pointers to live locals of the sizes given.

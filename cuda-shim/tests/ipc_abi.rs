@@ -44,21 +44,9 @@ fn floats(b: &[u8]) -> Vec<f32> {
 fn another_process_opens_runs_a_kernel_on_and_closes_exported_memory() {
     let lib = library();
     context(&lib);
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
-    let htod = sym!(
-        lib,
-        b"cuMemcpyHtoD_v2",
-        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
-    );
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
+    let htod = sym!(lib, b"cuMemcpyHtoD_v2", CuMemcpyHtoD);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
     let get = sym!(lib, b"cuIpcGetMemHandle", GetHandle);
     let open = sym!(lib, b"cuIpcOpenMemHandle_v2", OpenHandle);
     let sample = repo().join("ptx-samples/cuda/saxpy");
@@ -114,12 +102,8 @@ fn child_opens_the_handles() {
     context(&lib);
     let open = sym!(lib, b"cuIpcOpenMemHandle_v2", OpenHandle);
     let close = sym!(lib, b"cuIpcCloseMemHandle", CloseHandle);
-    let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
+    let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
     let x = std::fs::read(repo().join("ptx-samples/cuda/saxpy/x.bin")).unwrap();
     let f = saxpy(&lib);
     // SAFETY: out-pointers to locals, buffers of the sizes given.

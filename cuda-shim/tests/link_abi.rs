@@ -251,11 +251,7 @@ fn the_max_registers_option_bounds_num_regs() {
     let add = sym!(lib, b"cuLinkAddData_v2", LinkAddData);
     let complete = sym!(lib, b"cuLinkComplete", LinkComplete);
     let destroy = sym!(lib, b"cuLinkDestroy", unsafe extern "C" fn(Handle) -> u32);
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
     let load_ex = sym!(
         lib,
         b"cuModuleLoadDataEx",
@@ -267,16 +263,8 @@ fn the_max_registers_option_bounds_num_regs() {
             *mut *mut c_void,
         ) -> u32
     );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
-    let attr = sym!(
-        lib,
-        b"cuFuncGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32
-    );
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let attr = sym!(lib, b"cuFuncGetAttribute", CuFuncGetAttribute);
     let name = CString::new("link_kernel").unwrap();
     // CU_FUNC_ATTRIBUTE_NUM_REGS of link_kernel in a module.
     let regs = |module: Handle| {

@@ -4,7 +4,7 @@
 //! the pools account for what they hand out, and both calls may be
 //! captured.
 
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_int, c_void};
 
 mod common;
 use common::*;
@@ -13,21 +13,13 @@ use common::*;
 fn asynchronous_frees_wait_for_their_stream_and_pools_count_the_bytes() {
     let lib = library();
     context(&lib);
-    let attr = sym!(
-        lib,
-        b"cuDeviceGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32
-    );
+    let attr = sym!(lib, b"cuDeviceGetAttribute", CuDeviceGetAttribute);
     let default_pool = sym!(
         lib,
         b"cuDeviceGetDefaultMemPool",
         unsafe extern "C" fn(*mut Handle, c_int) -> u32
     );
-    let create_stream = sym!(
-        lib,
-        b"cuStreamCreate",
-        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
-    );
+    let create_stream = sym!(lib, b"cuStreamCreate", CuStreamCreate);
     let host_fn = sym!(
         lib,
         b"cuLaunchHostFunc",

@@ -5,7 +5,7 @@
 //! the leak report comes at exit): the test runs its own executable with
 //! the variable set and a role to play.
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::ffi::{c_int, c_void, CString};
 use std::path::PathBuf;
 
 mod common;
@@ -36,7 +36,7 @@ fn child(name: &str, checks: &str, role: &str) -> String {
 fn warpjit_check_is_read_by_cu_init() {
     if let Ok(code) = std::env::var(ROLE) {
         let lib = library();
-        let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
+        let init = sym!(lib, b"cuInit", CuInit);
         // SAFETY: the driver API.
         unsafe { assert_eq!(init(0).to_string(), code) };
         return;
@@ -106,36 +106,16 @@ fn memcheck_reports_use_after_free_and_leaks_at_exit() {
 /// the next synchronizing call returns), and leaves the other allocated.
 unsafe fn use_after_free_and_leak() {
     let lib = library();
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
-    let free = sym!(lib, b"cuMemFree_v2", unsafe extern "C" fn(u64) -> u32);
-    let htod = sym!(
-        lib,
-        b"cuMemcpyHtoD_v2",
-        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
-    );
+    let init = sym!(lib, b"cuInit", CuInit);
+    let retain = sym!(lib, b"cuDevicePrimaryCtxRetain", CuDevicePrimaryCtxRetain);
+    let set_current = sym!(lib, b"cuCtxSetCurrent", CuCtxSetCurrent);
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
+    let free = sym!(lib, b"cuMemFree_v2", CuMemFree);
+    let htod = sym!(lib, b"cuMemcpyHtoD_v2", CuMemcpyHtoD);
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
-    let synchronize = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+    let synchronize = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ptx-samples/sanitizer/bugs.ptx");
     let ptx = CString::new(std::fs::read(path).unwrap()).unwrap();
     assert_eq!(init(0), 0);

@@ -20,11 +20,7 @@ struct InstantiateParams {
 fn streams_report_their_id_context_and_device_and_graphs_their_flags() {
     let lib = library();
     context(&lib);
-    let create = sym!(
-        lib,
-        b"cuStreamCreate",
-        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
-    );
+    let create = sym!(lib, b"cuStreamCreate", CuStreamCreate);
     let get_id = sym!(
         lib,
         b"cuStreamGetId",

@@ -14,11 +14,7 @@ use common::*;
 fn kernels_and_the_host_share_managed_and_mapped_memory() {
     let lib = library();
     context(&lib);
-    let managed = sym!(
-        lib,
-        b"cuMemAllocManaged",
-        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
-    );
+    let managed = sym!(lib, b"cuMemAllocManaged", CuMemAllocManaged);
     let host_alloc = sym!(
         lib,
         b"cuMemHostAlloc",
@@ -34,18 +30,14 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
         b"cuPointerGetAttribute",
         unsafe extern "C" fn(*mut c_void, c_int, u64) -> u32
     );
-    let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+    let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
     let range = sym!(
         lib,
         b"cuMemGetAddressRange_v2",
         unsafe extern "C" fn(*mut u64, *mut usize, u64) -> u32
     );
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
-    let free = sym!(lib, b"cuMemFree_v2", unsafe extern "C" fn(u64) -> u32);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
+    let free = sym!(lib, b"cuMemFree_v2", CuMemFree);
     let free_host = sym!(
         lib,
         b"cuMemFreeHost",
@@ -146,11 +138,7 @@ fn kernels_and_the_host_share_managed_and_mapped_memory() {
 fn synchronous_memsets_of_host_visible_memory_are_done_on_return() {
     let lib = library();
     context(&lib);
-    let managed = sym!(
-        lib,
-        b"cuMemAllocManaged",
-        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
-    );
+    let managed = sym!(lib, b"cuMemAllocManaged", CuMemAllocManaged);
     let host_alloc = sym!(
         lib,
         b"cuMemHostAlloc",
@@ -171,13 +159,13 @@ fn synchronous_memsets_of_host_visible_memory_are_done_on_return() {
         b"cuMemsetD32_v2",
         unsafe extern "C" fn(u64, c_uint, usize) -> u32
     );
-    let free = sym!(lib, b"cuMemFree_v2", unsafe extern "C" fn(u64) -> u32);
+    let free = sym!(lib, b"cuMemFree_v2", CuMemFree);
     let free_host = sym!(
         lib,
         b"cuMemFreeHost",
         unsafe extern "C" fn(*mut c_void) -> u32
     );
-    let sync = sym!(lib, b"cuCtxSynchronize", unsafe extern "C" fn() -> u32);
+    let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
     // SAFETY: pointers the library returned, used within their sizes.
     unsafe {
         let mut m = 0u64;
@@ -208,21 +196,9 @@ fn synchronous_memsets_of_host_visible_memory_are_done_on_return() {
 fn prefetch_advice_and_attachment_check_their_range() {
     let lib = library();
     context(&lib);
-    let attr = sym!(
-        lib,
-        b"cuDeviceGetAttribute",
-        unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32
-    );
-    let managed = sym!(
-        lib,
-        b"cuMemAllocManaged",
-        unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32
-    );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
+    let attr = sym!(lib, b"cuDeviceGetAttribute", CuDeviceGetAttribute);
+    let managed = sym!(lib, b"cuMemAllocManaged", CuMemAllocManaged);
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
     let prefetch = sym!(
         lib,
         b"cuMemPrefetchAsync",

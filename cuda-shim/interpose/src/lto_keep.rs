@@ -138,22 +138,22 @@ pub fn stub_ltoir(source: &str, arch: &str) -> Result<Vec<u8>, String> {
     let lib = nvidia::nvrtc().ok_or(
         "PTX inputs call into LTO-IR, and keeping those functions needs NVIDIA's NVRTC, which was not found (install nvidia-cuda-nvrtc-cu12, or name its libnvrtc.so.12 in WARPJIT_NVRTC)",
     )?;
-    macro_rules! f {
-        ($name:literal, $ty:ty) => {
-            // SAFETY: nvrtc.h's signatures for these names.
-            unsafe {
-                std::mem::transmute::<*mut c_void, $ty>(
-                    lib.symbol($name)
-                        .ok_or(concat!("NVRTC has no ", stringify!($name)))?,
-                )
-            }
-        };
-    }
-    let create = f!(c"nvrtcCreateProgram", CreateFn);
-    let compile = f!(c"nvrtcCompileProgram", CompileFn);
-    let size = f!(c"nvrtcGetLTOIRSize", SizeFn);
-    let get = f!(c"nvrtcGetLTOIR", GetFn);
-    let destroy = f!(c"nvrtcDestroyProgram", DestroyFn);
+    let f = |name: &std::ffi::CStr| format!("NVRTC has no {name:?}");
+    // SAFETY: nvrtc.h's signatures for these names.
+    let (create, compile, size, get, destroy) = unsafe {
+        (
+            lib.function::<CreateFn>(c"nvrtcCreateProgram")
+                .ok_or_else(|| f(c"nvrtcCreateProgram"))?,
+            lib.function::<CompileFn>(c"nvrtcCompileProgram")
+                .ok_or_else(|| f(c"nvrtcCompileProgram"))?,
+            lib.function::<SizeFn>(c"nvrtcGetLTOIRSize")
+                .ok_or_else(|| f(c"nvrtcGetLTOIRSize"))?,
+            lib.function::<GetFn>(c"nvrtcGetLTOIR")
+                .ok_or_else(|| f(c"nvrtcGetLTOIR"))?,
+            lib.function::<DestroyFn>(c"nvrtcDestroyProgram")
+                .ok_or_else(|| f(c"nvrtcDestroyProgram"))?,
+        )
+    };
     let virt = arch.replace("sm_", "compute_");
     let src = CString::new(source).map_err(|e| e.to_string())?;
     let options: Vec<CString> = [

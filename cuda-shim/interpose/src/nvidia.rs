@@ -40,6 +40,17 @@ impl Library {
         (!h.is_null()).then_some(Library(h))
     }
 
+    /// `name` in this library as a function of type `F` (a C function
+    /// pointer type).
+    ///
+    /// # Safety
+    /// `F` must be the C signature the library defines `name` with.
+    pub unsafe fn function<F: Copy>(&self, name: &CStr) -> Option<F> {
+        assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
+        let p = self.symbol(name)?;
+        Some(std::mem::transmute_copy::<*mut c_void, F>(&p))
+    }
+
     /// The address of `name` in this library (or those it loaded), if any.
     pub fn symbol(&self, name: &CStr) -> Option<*mut c_void> {
         // SAFETY: a live handle and a NUL-terminated name.
@@ -122,32 +133,27 @@ fn package_folders() -> Vec<String> {
 /// A library of NVIDIA's, looked for as the module doc says: `env` (a
 /// path), a loaded file whose name starts with `loaded`, `wheel` under a
 /// `site-packages` folder of a loaded object, then `soname`.
-fn find(env: &str, loaded: &str, wheel: &str, soname: &str) -> Option<(Library, String)> {
+fn find(env: &str, loaded: &str, wheel: &str, soname: &str) -> Option<Library> {
     if let Ok(path) = std::env::var(env) {
-        return Library::open(&path, false).map(|l| (l, path));
+        return Library::open(&path, false);
     }
-    let own = own_path();
-    for p in loaded_objects() {
-        if Some(p.as_str()) != own.as_deref() && file_name(&p).starts_with(loaded) {
-            if let Some(l) = Library::open(&p, true) {
-                return Some((l, p));
-            }
-        }
+    if let Some(l) = already_loaded(&[loaded]) {
+        return Some(l);
     }
     for folder in package_folders() {
         let path = format!("{folder}/{wheel}");
         if std::path::Path::new(&path).exists() {
             if let Some(l) = Library::open(&path, false) {
-                return Some((l, path));
+                return Some(l);
             }
         }
     }
-    Library::open(soname, false).map(|l| (l, soname.into()))
+    Library::open(soname, false)
 }
 
 /// NVIDIA's nvJitLink 12 (`WARPJIT_NVJITLINK`; the wheel
-/// `nvidia-nvjitlink-cu12`), with the path it was found at.
-pub fn nvjitlink() -> Option<(Library, String)> {
+/// `nvidia-nvjitlink-cu12`).
+pub fn nvjitlink() -> Option<Library> {
     find(
         "WARPJIT_NVJITLINK",
         "libnvJitLink.so",
@@ -165,5 +171,4 @@ pub fn nvrtc() -> Option<Library> {
         "nvidia/cuda_nvrtc/lib/libnvrtc.so.12",
         "libnvrtc.so.12",
     )
-    .map(|(l, _)| l)
 }

@@ -211,24 +211,21 @@ fn nvidia() -> Option<&'static Nvidia> {
     static NVIDIA: OnceLock<Option<Nvidia>> = OnceLock::new();
     NVIDIA
         .get_or_init(|| {
-            let (lib, _) = nvidia::nvjitlink()?;
-            macro_rules! f {
-                ($name:literal, $ty:ty) => {
-                    // SAFETY: nvJitLink.h's signatures for these names.
-                    unsafe { std::mem::transmute::<*mut c_void, $ty>(lib.symbol($name)?) }
-                };
+            let lib = nvidia::nvjitlink()?;
+            // SAFETY: nvJitLink.h's signatures for these names.
+            unsafe {
+                Some(Nvidia {
+                    create: lib.function::<CreateFn>(c"nvJitLinkCreate")?,
+                    destroy: lib.function::<DestroyFn>(c"nvJitLinkDestroy")?,
+                    add_data: lib.function::<AddDataFn>(c"nvJitLinkAddData")?,
+                    complete: lib.function::<HandleFn>(c"nvJitLinkComplete")?,
+                    ptx_size: lib.function::<SizeFn>(c"nvJitLinkGetLinkedPtxSize")?,
+                    ptx: lib.function::<TextFn>(c"nvJitLinkGetLinkedPtx")?,
+                    error_log_size: lib.function::<SizeFn>(c"nvJitLinkGetErrorLogSize")?,
+                    error_log: lib.function::<TextFn>(c"nvJitLinkGetErrorLog")?,
+                    version: lib.function::<VersionFn>(c"nvJitLinkVersion")?,
+                })
             }
-            Some(Nvidia {
-                create: f!(c"nvJitLinkCreate", CreateFn),
-                destroy: f!(c"nvJitLinkDestroy", DestroyFn),
-                add_data: f!(c"nvJitLinkAddData", AddDataFn),
-                complete: f!(c"nvJitLinkComplete", HandleFn),
-                ptx_size: f!(c"nvJitLinkGetLinkedPtxSize", SizeFn),
-                ptx: f!(c"nvJitLinkGetLinkedPtx", TextFn),
-                error_log_size: f!(c"nvJitLinkGetErrorLogSize", SizeFn),
-                error_log: f!(c"nvJitLinkGetErrorLog", TextFn),
-                version: f!(c"nvJitLinkVersion", VersionFn),
-            })
         })
         .as_ref()
 }

@@ -26,6 +26,35 @@ pub type Launch = unsafe extern "C" fn(
     *mut *mut c_void,
 ) -> u32;
 
+/// `cuMemAlloc_v2`.
+pub type CuMemAlloc = unsafe extern "C" fn(*mut u64, usize) -> u32;
+/// `cuInit`.
+pub type CuInit = unsafe extern "C" fn(c_uint) -> u32;
+/// `cuModuleLoadData`.
+pub type CuModuleLoadData = unsafe extern "C" fn(*mut Handle, *const c_void) -> u32;
+/// `cuModuleGetFunction`.
+pub type CuModuleGetFunction = unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32;
+/// `cuMemcpyDtoH_v2`.
+pub type CuMemcpyDtoH = unsafe extern "C" fn(*mut c_void, u64, usize) -> u32;
+/// `cuMemcpyHtoD_v2`.
+pub type CuMemcpyHtoD = unsafe extern "C" fn(u64, *const c_void, usize) -> u32;
+/// `cuCtxSynchronize`.
+pub type CuCtxSynchronize = unsafe extern "C" fn() -> u32;
+/// `cuDeviceGetAttribute`.
+pub type CuDeviceGetAttribute = unsafe extern "C" fn(*mut c_int, c_int, c_int) -> u32;
+/// `cuDevicePrimaryCtxRetain`.
+pub type CuDevicePrimaryCtxRetain = unsafe extern "C" fn(*mut Handle, c_int) -> u32;
+/// `cuCtxSetCurrent`.
+pub type CuCtxSetCurrent = unsafe extern "C" fn(Handle) -> u32;
+/// `cuMemAllocManaged`.
+pub type CuMemAllocManaged = unsafe extern "C" fn(*mut u64, usize, c_uint) -> u32;
+/// `cuFuncGetAttribute`.
+pub type CuFuncGetAttribute = unsafe extern "C" fn(*mut c_int, c_int, Handle) -> u32;
+/// `cuStreamCreate`.
+pub type CuStreamCreate = unsafe extern "C" fn(*mut Handle, c_uint) -> u32;
+/// `cuMemFree_v2`.
+pub type CuMemFree = unsafe extern "C" fn(u64) -> u32;
+
 /// A symbol of `$lib` with the C signature `$ty` of cuda.h.
 #[macro_export]
 macro_rules! sym {
@@ -62,13 +91,9 @@ pub fn repo() -> PathBuf {
 
 /// cuInit and the primary context made current.
 pub fn context(lib: &Library) {
-    let init = sym!(lib, b"cuInit", unsafe extern "C" fn(c_uint) -> u32);
-    let retain = sym!(
-        lib,
-        b"cuDevicePrimaryCtxRetain",
-        unsafe extern "C" fn(*mut Handle, c_int) -> u32
-    );
-    let set_current = sym!(lib, b"cuCtxSetCurrent", unsafe extern "C" fn(Handle) -> u32);
+    let init = sym!(lib, b"cuInit", CuInit);
+    let retain = sym!(lib, b"cuDevicePrimaryCtxRetain", CuDevicePrimaryCtxRetain);
+    let set_current = sym!(lib, b"cuCtxSetCurrent", CuCtxSetCurrent);
     let mut ctx: Handle = std::ptr::null_mut();
     // SAFETY: out-pointers to locals.
     unsafe {
@@ -81,16 +106,8 @@ pub fn context(lib: &Library) {
 /// NVRTC's saxpy from the corpus (`ptx-samples/cuda/saxpy`), loaded in the
 /// current context: its function.
 pub fn saxpy(lib: &Library) -> Handle {
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_function = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const std::ffi::c_char) -> u32
-    );
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_function = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
     let path = repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx");
     let ptx = std::ffi::CString::new(std::fs::read(path).unwrap()).unwrap();
     let (mut module, mut f): (Handle, Handle) = (std::ptr::null_mut(), std::ptr::null_mut());
@@ -141,11 +158,7 @@ pub unsafe extern "C" fn hold_stream(_: *mut c_void) {
 
 /// An empty graph, captured on a new non-blocking stream.
 pub fn empty_graph(lib: &Library) -> Handle {
-    let create = sym!(
-        lib,
-        b"cuStreamCreate",
-        unsafe extern "C" fn(*mut Handle, c_uint) -> u32
-    );
+    let create = sym!(lib, b"cuStreamCreate", CuStreamCreate);
     let begin = sym!(
         lib,
         b"cuStreamBeginCapture_v2",
@@ -178,36 +191,16 @@ pub fn sample(path: &str) -> Vec<u8> {
 /// util.ptx) into the current context, runs `link_kernel` on 300 elements
 /// and checks every result and util.ptx's `hits` counter.
 pub fn run_two_files(lib: &Library, image: &[u8]) {
-    let load = sym!(
-        lib,
-        b"cuModuleLoadData",
-        unsafe extern "C" fn(*mut Handle, *const c_void) -> u32
-    );
-    let get_fn = sym!(
-        lib,
-        b"cuModuleGetFunction",
-        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> u32
-    );
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
     let get_global = sym!(
         lib,
         b"cuModuleGetGlobal_v2",
         unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> u32
     );
-    let alloc = sym!(
-        lib,
-        b"cuMemAlloc_v2",
-        unsafe extern "C" fn(*mut u64, usize) -> u32
-    );
-    let htod = sym!(
-        lib,
-        b"cuMemcpyHtoD_v2",
-        unsafe extern "C" fn(u64, *const c_void, usize) -> u32
-    );
-    let dtoh = sym!(
-        lib,
-        b"cuMemcpyDtoH_v2",
-        unsafe extern "C" fn(*mut c_void, u64, usize) -> u32
-    );
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
+    let htod = sym!(lib, b"cuMemcpyHtoD_v2", CuMemcpyHtoD);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let n: c_int = 300;
     let input: Vec<f32> = (0..n).map(|i| i as f32 - 100.0).collect();
