@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use libloading::Library;
 
+pub mod api;
+
 pub type Handle = *mut c_void;
 
 /// `cuLaunchKernel`.
