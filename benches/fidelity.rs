@@ -260,7 +260,7 @@ fn run_alone(text: &str, preset: &str, report: bool) {
 /// `--hw FILE`: the model against a kit file's measurements (module doc).
 fn against_hardware(path: &str, preset: Option<String>, filter: Option<&str>) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let (cc, measured) = fidelity::measured(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (cc, measured) = common::hw::measured(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     let preset = preset.unwrap_or_else(|| format!("sm_{}", cc.replace('.', "")));
     let base = Arch::builtin(&preset).unwrap_or_else(|e| panic!("{preset}: {e}"));
     let runs: HashMap<String, fidelity::Run> = fidelity::runs()

@@ -9,34 +9,13 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::fidelity::{self, Run, Session};
-use warpjit::runtime::{Device, KernelArg, LaunchConfig, ModuleId, Options};
+use common::fidelity::{self, arch, f32_bytes, f64_bytes, run_full, runs_by_name, Session, Small};
+use warpjit::runtime::{Device, KernelArg, Options};
 use warpjit::timing::occupancy::{occupancy, OccupancyInput};
-use warpjit::timing::Arch;
-
-fn runs() -> HashMap<String, Run> {
-    fidelity::runs()
-        .into_iter()
-        .map(|r| (r.name.clone(), r))
-        .collect()
-}
-
-fn arch(name: &str) -> Arch {
-    Arch::builtin(name).unwrap()
-}
-
-/// Runs `name` untimed in `s`, as runs.toml has it, on a GPU like sm_80.
-fn full(s: &mut Session, name: &str) {
-    let run = runs()
-        .remove(name)
-        .unwrap_or_else(|| panic!("no run {name}"));
-    s.run(&run, &arch("sm_80"))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-}
 
 #[test]
 fn every_row_has_a_run_and_every_run_resolves() {
-    let runs = runs();
+    let runs = runs_by_name();
     for row in fidelity::rows() {
         let name = row
             .run
@@ -146,127 +125,18 @@ fn iota_sum(n: u64) -> u32 {
 fn harris_reductions_sum_4m_and_32m_ints() {
     let mut s = Session::new(512 << 20);
     for k in 1..=7 {
-        full(&mut s, &format!("harris_reduce{k}_int_4m"));
+        run_full(&mut s, &format!("harris_reduce{k}_int_4m"));
         assert_eq!(s.u32s("sum")[0], iota_sum(1 << 22), "kernel {k}");
     }
-    full(&mut s, "harris_reduce7_int_32m");
+    run_full(&mut s, "harris_reduce7_int_32m");
     assert_eq!(s.u32s("sum")[0], iota_sum(1 << 25));
-}
-
-#[test]
-fn transposes_transpose_and_copies_copy() {
-    let n = 1024;
-    let mut s = Session::new(256 << 20);
-    for (name, transposed) in [
-        ("transpose_copy_f32_1024", false),
-        ("transpose_copy_shared_f32_1024", false),
-        ("transpose_naive_f32_1024", true),
-        ("transpose_coalesced_f32_1024", true),
-        ("transpose_nobankconflicts_f32_1024", true),
-    ] {
-        full(&mut s, name);
-        let (input, out) = (s.u32s("in"), s.u32s("out"));
-        for y in 0..n {
-            for x in 0..n {
-                let want = if transposed {
-                    input[x * n + y]
-                } else {
-                    input[y * n + x]
-                };
-                assert_eq!(out[y * n + x], want, "{name}: ({y}, {x})");
-            }
-        }
-    }
-}
-
-/// The fidelity module on a fresh device, for the smaller problems.
-struct Small {
-    dev: Device,
-    m: ModuleId,
-}
-
-impl Small {
-    fn new() -> Small {
-        let text = common::read(&fidelity::dir().join("kernels.compute_80.ptx"));
-        let mut dev = Device::new(Options {
-            arena_bytes: 256 << 20,
-            ..Options::default()
-        });
-        let m = dev.load_ptx("kernels.compute_80.ptx", &text).unwrap();
-        Small { dev, m }
-    }
-
-    fn buf(&mut self, data: &[u8]) -> u64 {
-        let a = self.dev.alloc(data.len() as u64).unwrap();
-        self.dev.write(a, data).unwrap();
-        a
-    }
-
-    fn zeros(&mut self, bytes: u64) -> u64 {
-        self.dev.alloc(bytes).unwrap()
-    }
-
-    fn launch(
-        &mut self,
-        kernel: &str,
-        grid: [u32; 3],
-        block: [u32; 3],
-        shared: u32,
-        args: &[KernelArg],
-    ) {
-        let k = self.dev.kernel(self.m, Some(kernel)).unwrap();
-        let params = self.dev.params(self.m, k, args).unwrap();
-        let cfg = LaunchConfig {
-            grid,
-            block,
-            shared_bytes: shared,
-        };
-        self.dev
-            .launch(self.m, k, cfg, &params)
-            .unwrap_or_else(|e| panic!("{kernel}: {e}"));
-    }
-
-    fn read(&self, addr: u64, bytes: usize) -> Vec<u8> {
-        let mut b = vec![0u8; bytes];
-        self.dev.read(addr, &mut b).unwrap();
-        b
-    }
-
-    fn f64s(&self, addr: u64, n: usize) -> Vec<f64> {
-        self.read(addr, 8 * n)
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
-            .collect()
-    }
-
-    fn f32s(&self, addr: u64, n: usize) -> Vec<f32> {
-        self.read(addr, 4 * n)
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-            .collect()
-    }
-
-    fn u64s(&self, addr: u64, n: usize) -> Vec<u64> {
-        self.read(addr, 8 * n)
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-            .collect()
-    }
-}
-
-fn f64_bytes(v: impl IntoIterator<Item = f64>) -> Vec<u8> {
-    v.into_iter().flat_map(f64::to_le_bytes).collect()
-}
-
-fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
-    v.into_iter().flat_map(f32::to_le_bytes).collect()
 }
 
 /// The kernels of the BabelStream, GPU-STREAM and gpu-benches stream runs,
 /// with the runs' arguments, on 2^16 (+ 2) elements.
 #[test]
 fn stream_kernels_stream() {
-    let runs = runs();
+    let runs = runs_by_name();
     let mut s = Small::new();
     let n = 1usize << 16;
     let a0: Vec<f64> = (0..n).map(|i| i as f64).collect();
@@ -388,7 +258,7 @@ fn stream_kernels_stream() {
 /// their elements (walked on the host), and the chase runs.
 #[test]
 fn pointer_chase_chains_are_single_cycles() {
-    let runs = runs();
+    let runs = runs_by_name();
     let mut s = Small::new();
     for name in [
         "gpubench_pchase_30kb",
@@ -507,7 +377,7 @@ fn sdk_matmul_multiplies() {
         }
     }
     // The run: the same kernel on 1024 x 1024 matrices, 32 x 32 blocks.
-    let run = &runs()["cuda_sdk_matrixmul_f32_1024_bs32"];
+    let run = &runs_by_name()["cuda_sdk_matrixmul_f32_1024_bs32"];
     let l = &run.launch[0];
     assert_eq!(
         (l.kernel.as_str(), l.block),
@@ -518,7 +388,7 @@ fn sdk_matmul_multiplies() {
 
 #[test]
 fn strided_and_offset_copies_copy_their_elements() {
-    let runs = runs();
+    let runs = runs_by_name();
     let mut s = Small::new();
     let threads = 4 * 256usize;
     for (name, run) in &runs {
@@ -608,100 +478,10 @@ fn load_only_kernels_run_and_store_nothing() {
     }
 }
 
-/// What a transpose-family kernel does to a matrix of `h` rows and `w`
-/// columns in tiles of `t`: the value out[i] must hold, as an index into in.
-fn transpose_source(kind: &str, i: usize, w: usize, h: usize, t: usize) -> usize {
-    match kind {
-        // Same shape, same place.
-        "copy" | "copy_shared" => i,
-        // out has w rows of h: out[x][y] = in[y][x].
-        "naive" | "coalesced" | "nobankconflicts" | "diagonal" => {
-            let (x, y) = (i / h, i % h);
-            y * w + x
-        }
-        // Same shape; each tile transposed in place.
-        "finegrained" => {
-            let (y, x) = (i / w, i % w);
-            let (ty, tx) = (y / t * t, x / t * t);
-            (ty + (x - tx)) * w + tx + (y - ty)
-        }
-        // out has w rows of h; in's tile (X, Y) at out's tile (Y, X), not
-        // transposed inside.
-        "coarsegrained" => {
-            let (r, c) = (i / h, i % h);
-            let (tile_x, tile_y) = (r / t, c / t);
-            (tile_y * t + r % t) * w + tile_x * t + c % t
-        }
-        k => panic!("transpose kind {k}"),
-    }
-}
-
-/// Every transpose run (the Ruetsch & Micikevicius 32 x 8 runs at 1024 and
-/// 2048, the CUDA Samples 16 x 16 ones): its size and shape, and its kernel,
-/// block and shared memory on a small non-square matrix (5 x 3 tiles, which
-/// also takes the diagonal kernels' non-square mapping).
-#[test]
-fn every_transpose_run_does_its_part_of_a_transpose() {
-    let runs = runs();
-    let mut s = Small::new();
-    let mut seen = 0;
-    for (name, run) in &runs {
-        let (kind, n, tile) = if let Some(rest) = name.strip_prefix("cudasamples_transpose_") {
-            let kind = rest.strip_suffix("_f32_1024_t16").unwrap();
-            (kind, 1024, 16)
-        } else if let Some(rest) = name.strip_prefix("transpose_") {
-            let (kind, n) = rest.rsplit_once("_f32_").unwrap();
-            (kind, n.parse::<u32>().unwrap(), 32)
-        } else {
-            continue;
-        };
-        seen += 1;
-        let l = &run.launch[0];
-        let rows = if tile == 32 { 8 } else { 16 };
-        assert_eq!(l.block, [tile, rows, 1], "{name}");
-        let grid: Vec<u32> = l
-            .grid
-            .iter()
-            .map(|d| match d {
-                fidelity::Dim::N(g) => *g,
-                _ => panic!("{name}: grid"),
-            })
-            .collect();
-        assert_eq!(grid, [n / tile, n / tile, 1], "{name}");
-        for b in &run.buffers {
-            assert_eq!(
-                fidelity::buffer_bytes(b, 1).unwrap(),
-                4 * n as u64 * n as u64,
-                "{name}"
-            );
-        }
-        let shared = match l.shared_bytes {
-            fidelity::Shared::N(b) => b,
-            _ => panic!("{name}: shared_bytes"),
-        };
-        let (gx, gy) = (5u32, 3u32);
-        let (w, h, t) = ((gx * tile) as usize, (gy * tile) as usize, tile as usize);
-        let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
-        let (din, dout) = (s.buf(&f32_bytes(input)), s.zeros(4 * (w * h) as u64));
-        s.launch(
-            &l.kernel,
-            [gx, gy, 1],
-            l.block,
-            shared,
-            &[KernelArg::Ptr(dout), KernelArg::Ptr(din)],
-        );
-        for (i, v) in s.f32s(dout, w * h).into_iter().enumerate() {
-            let want = transpose_source(kind, i, w, h, t);
-            assert_eq!(v, want as f32, "{name}: out[{i}]");
-        }
-    }
-    assert_eq!(seen, 5 + 8 + 8, "transpose runs");
-}
-
 /// The bandwidthTest copy: 32,000,000 bytes as 2,000,000 uint4, guarded.
 #[test]
 fn bandwidthtest_copy_copies_every_uint4_and_no_more() {
-    let run = &runs()["cudasamples_bandwidthtest_d2d_32e6"];
+    let run = &runs_by_name()["cudasamples_bandwidthtest_d2d_32e6"];
     let l = &run.launch[0];
     assert_eq!(l.args[2], "u32:2000000");
     assert!(matches!(l.grid[0], fidelity::Dim::N(g) if g as u64 * l.block[0] as u64 >= 2_000_000));
@@ -738,7 +518,7 @@ fn accelsim_chases_end_where_their_chains_say() {
         "accelsim_l1_lat_chase_u64_4096",
         "accelsim_l2_lat_chase_u64_4096",
     ] {
-        full(&mut s, name);
+        run_full(&mut s, name);
         let chain = s.bufs["chain"].0;
         let out = s.u64s("out");
         assert!(out[0] > 0, "{name}: cycles");
@@ -749,7 +529,7 @@ fn accelsim_chases_end_where_their_chains_say() {
             assert_eq!(v, chain + 8 * ((i as u64 + 1) % 4096), "{name}: word {i}");
         }
     }
-    full(&mut s, "accelsim_mem_lat_chase_u64_cv");
+    run_full(&mut s, "accelsim_mem_lat_chase_u64_cv");
     let chain = s.bufs["chain"].0;
     let out = s.u64s("out");
     assert!(out[0] > 0, "mem_lat: cycles");
@@ -771,11 +551,11 @@ fn accelsim_chases_end_where_their_chains_say() {
             "mem_lat word {i}"
         );
     }
-    full(&mut s, "accelsim_shared_lat_chase_u64");
+    run_full(&mut s, "accelsim_shared_lat_chase_u64");
     let out = s.u64s("out");
     assert!(out[0] > 0, "shared_lat: cycles");
     assert_eq!(out[1], 2048, "shared_lat: 2048 steps of +1 from 0");
-    full(&mut s, "accelsim_shared_bw_u32_1024t");
+    run_full(&mut s, "accelsim_shared_bw_u32_1024t");
     let (clocks, out) = (s.u64s("clocks"), s.u64s("out"));
     let first = clocks[..1024].iter().min().unwrap();
     let last = clocks[1024..].iter().max().unwrap();
@@ -786,7 +566,7 @@ fn accelsim_chases_end_where_their_chains_say() {
     );
     assert!(out[0] > 0 && out[1] == 0, "shared_bw");
     for name in ["accelsim_lat_fma_f32", "accelsim_lat_fma_f64"] {
-        full(&mut s, name);
+        run_full(&mut s, name);
         assert!(s.u64s("out")[0] > 0, "{name}: cycles");
         assert!(s.bytes("res").iter().all(|&b| b == 0), "{name}: 0 * 0 + 0");
     }
@@ -795,7 +575,7 @@ fn accelsim_chases_end_where_their_chains_say() {
 /// gpu-strides: every stride's run, on fewer loads; the sum is never stored.
 #[test]
 fn l1_stride_runs_time_their_loads_and_store_nothing() {
-    let runs = runs();
+    let runs = runs_by_name();
     let mut s = Small::new();
     for k in [1u32, 2, 3, 4, 8, 16, 32] {
         let name = format!("gpubench_l1stride_f32_s{k}");

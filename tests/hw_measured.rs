@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::fidelity::{measured, Measured};
+use common::hw::{measured, Measured};
 
 /// A kit file as the kit writes one (abridged to the fields read).
 fn kit_file(scale: u32) -> String {

@@ -662,81 +662,108 @@ pub fn value(row: &Row, o: &Outcome) -> Result<f64, String> {
     })
 }
 
-/// One fidelity run as the hardware calibration kit
-/// (`ptx-samples/gen/hw_calibrate.py`) measured it on a GPU.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Measured {
-    /// The run's name in runs.toml.
-    pub name: String,
-    /// The median over repetitions of the summed timed launches, in ms.
-    pub median_ms: f64,
-    /// Each `[[run.read]]`: its name and the median of its values.
-    pub reads: Vec<(String, f64)>,
-    /// The SM clock NVML read right after the run, where it could.
-    pub sm_clock_mhz: Option<f64>,
+// ---- Helpers of the tests that run the runs -------------------------------------
+
+/// The runs of runs.toml by name.
+pub fn runs_by_name() -> HashMap<String, Run> {
+    runs().into_iter().map(|r| (r.name.clone(), r)).collect()
 }
 
-/// The median of `v` (the mean of the middle two for an even count).
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+/// A built-in preset.
+pub fn arch(name: &str) -> Arch {
+    Arch::builtin(name).unwrap()
 }
 
-/// The device's compute capability ("9.0") and the fidelity runs that ran
-/// ("ok") in a kit file (schema `warpjit-hwcal/1`). A file of the CPU
-/// self-test with its sizes scaled down (`--scale`) is refused: its runs
-/// are not the runs.toml ones.
-pub fn measured(json: &str) -> Result<(String, Vec<Measured>), String> {
-    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    if v["schema"] != "warpjit-hwcal/1" {
-        return Err(format!("schema {} is not warpjit-hwcal/1", v["schema"]));
-    }
-    let scale = v["options"]["scale"].as_u64().unwrap_or(1);
-    if scale != 1 {
-        return Err(format!(
-            "the runs were scaled down {scale}x (--scale): not comparable"
-        ));
-    }
-    let cc = v["device"]["compute_capability"]
-        .as_str()
-        .ok_or("no device compute_capability")?
-        .to_string();
-    let mut out = Vec::new();
-    for r in v["runs"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
-        if r["status"] != "ok" {
-            continue;
-        }
-        let (Some(name), Some(median_ms)) = (r["name"].as_str(), r["median_ms"].as_f64()) else {
-            continue;
-        };
-        let reads = r["reads"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(|rd| {
-                let values = rd["values"]
-                    .as_array()?
-                    .iter()
-                    .filter_map(|x| x.as_f64())
-                    .collect();
-                Some((rd["name"].as_str()?.to_string(), median(values)?))
-            })
-            .collect();
-        out.push(Measured {
-            name: name.to_string(),
-            median_ms,
-            reads,
-            sm_clock_mhz: r["clocks_after"]["sm_clock_mhz"].as_f64(),
+/// Runs `name` untimed in `s`, as runs.toml has it, on a GPU like sm_80.
+pub fn run_full(s: &mut Session, name: &str) {
+    let run = runs_by_name()
+        .remove(name)
+        .unwrap_or_else(|| panic!("no run {name}"));
+    s.run(&run, &arch("sm_80"))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+}
+
+/// Little-endian bytes of doubles.
+pub fn f64_bytes(v: impl IntoIterator<Item = f64>) -> Vec<u8> {
+    v.into_iter().flat_map(f64::to_le_bytes).collect()
+}
+
+/// Little-endian bytes of floats.
+pub fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// The fidelity module on a fresh device, for the smaller problems.
+pub struct Small {
+    pub dev: Device,
+    m: ModuleId,
+}
+
+impl Small {
+    pub fn new() -> Small {
+        let text = super::read(&dir().join("kernels.compute_80.ptx"));
+        let mut dev = Device::new(Options {
+            arena_bytes: 256 << 20,
+            ..Options::default()
         });
+        let m = dev.load_ptx("kernels.compute_80.ptx", &text).unwrap();
+        Small { dev, m }
     }
-    Ok((cc, out))
+
+    pub fn buf(&mut self, data: &[u8]) -> u64 {
+        let a = self.dev.alloc(data.len() as u64).unwrap();
+        self.dev.write(a, data).unwrap();
+        a
+    }
+
+    pub fn zeros(&mut self, bytes: u64) -> u64 {
+        self.dev.alloc(bytes).unwrap()
+    }
+
+    pub fn launch(
+        &mut self,
+        kernel: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        args: &[KernelArg],
+    ) {
+        let k = self.dev.kernel(self.m, Some(kernel)).unwrap();
+        let params = self.dev.params(self.m, k, args).unwrap();
+        let cfg = LaunchConfig {
+            grid,
+            block,
+            shared_bytes: shared,
+        };
+        self.dev
+            .launch(self.m, k, cfg, &params)
+            .unwrap_or_else(|e| panic!("{kernel}: {e}"));
+    }
+
+    pub fn read(&self, addr: u64, bytes: usize) -> Vec<u8> {
+        let mut b = vec![0u8; bytes];
+        self.dev.read(addr, &mut b).unwrap();
+        b
+    }
+
+    pub fn f64s(&self, addr: u64, n: usize) -> Vec<f64> {
+        self.read(addr, 8 * n)
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    pub fn f32s(&self, addr: u64, n: usize) -> Vec<f32> {
+        self.read(addr, 4 * n)
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    pub fn u64s(&self, addr: u64, n: usize) -> Vec<u64> {
+        self.read(addr, 8 * n)
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
 }
