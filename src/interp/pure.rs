@@ -12,6 +12,22 @@ use crate::sem;
 /// Most sources or destinations a pure op has.
 pub const MAX_OPERANDS: usize = 8;
 
+/// What `set` writes for one comparison into a `bits`-wide destination
+/// (PTX ISA §9.7.4.1, §9.7.7.1): 1.0 or 0.0 in a floating-point
+/// destination's own format, all ones or zero in an integer one.
+fn set_value(dty: Ty, r: bool, bits: u32) -> u64 {
+    if !r {
+        return 0;
+    }
+    match dty {
+        Ty::F32 => 1.0f32.to_bits() as u64,
+        Ty::F16 | Ty::F16x2 => 0x3c00,
+        Ty::Bf16 | Ty::Bf16x2 => 0x3f80,
+        _ if bits >= 64 => u64::MAX,
+        _ => (1u64 << bits) - 1,
+    }
+}
+
 fn combine(op: Option<BoolOp>, a: bool, c: bool) -> bool {
     match op {
         None => a,
@@ -122,17 +138,22 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
             combine: comb,
         } => {
             let c = comb.is_some() && src(2) & 1 != 0;
+            if matches!(sty, Ty::F16x2 | Ty::Bf16x2) {
+                // Each half compared on its own, each result in its half of
+                // `d` (PTX ISA §9.7.7.1): 1.0 in the destination's format
+                // for `.f16x2`/`.bf16x2`, 0xffff for `.u32`/`.s32`.
+                let r = sem::float::compare_float(*cmp, *sty, *ftz, src(0), src(1));
+                let half = |t: bool| combine(*comb, t, c);
+                out[0] = set_value(*dty, half(r & 1 != 0), 16)
+                    | set_value(*dty, half(r & 2 != 0), 16) << 16;
+                return;
+            }
             let r = if sty.is_float() {
                 sem::float::compare_float(*cmp, *sty, *ftz, src(0), src(1)) & 1 != 0
             } else {
                 sem::int::compare_int(*cmp, *sty, src(0), src(1))
             };
-            let r = combine(*comb, r, c);
-            out[0] = match dty {
-                Ty::F32 => (if r { 1.0f32 } else { 0.0 }).to_bits() as u64,
-                _ if r => dty.mask(),
-                _ => 0,
-            };
+            out[0] = set_value(*dty, combine(*comb, r, c), dty.bits());
         }
         OpKind::Selp => out[0] = if src(2) & 1 != 0 { src(0) } else { src(1) },
         OpKind::Slct { cty, ftz } => {
