@@ -63,6 +63,7 @@ impl FaultKind {
             FaultKind::Watchdog => "watchdog",
             FaultKind::StackOverflow => "stack_overflow",
             FaultKind::BadPrintf => "printf",
+            FaultKind::Mbarrier => "mbarrier",
             FaultKind::Cancelled => "cancelled",
         }
     }

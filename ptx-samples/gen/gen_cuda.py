@@ -5,7 +5,9 @@ For every directory ptx-samples/cuda/<name>/ holding kernel.cu, reference.c and
 sample.json this script:
   1. compiles kernel.cu with NVRTC 12.9 for compute_80, and for compute_70 and
      compute_90 (those two are kept only when their PTX body differs from
-     compute_80's), with the options below plus sample.json's "nvrtc_options";
+     compute_80's; sample.json's "archs" replaces the list, the first being
+     the one always kept), with the options below plus sample.json's
+     "nvrtc_options" (the CUDA and libcu++ headers on the include path);
   2. compiles reference.c with gcc -O2 and runs it inside the sample directory:
      the reference writes the input files and the expected output files;
   3. records the PTX files it wrote in sample.json's "ptx" list.
@@ -53,6 +55,17 @@ def cuda_include_dir() -> str:
     raise RuntimeError("CUDA headers not found: pip install -r ptx-samples/gen/requirements.txt")
 
 
+def cccl_include_dir() -> str:
+    """libcu++ (cuda/barrier, cuda/pipeline, cuda/ptx) from nvidia-cuda-cccl-cu12."""
+    import nvidia
+
+    for base in list(nvidia.__path__):
+        inc = os.path.join(base, "cuda_cccl", "include")
+        if os.path.isfile(os.path.join(inc, "cuda", "barrier")):
+            return inc
+    raise RuntimeError("libcu++ headers not found: pip install -r ptx-samples/gen/requirements.txt")
+
+
 def gen_sample(name: str) -> None:
     d = os.path.join(CUDA_DIR, name)
     with open(os.path.join(d, "sample.json")) as f:
@@ -64,15 +77,19 @@ def gen_sample(name: str) -> None:
         os.remove(os.path.join(d, old))
     written = []
     base = None
-    for arch in ARCHS:
+    # "archs" in sample.json: a sample that needs a newer target (sm_90's
+    # instructions) lists the ones it is built for, the first as the base.
+    for arch in spec.get("archs", ARCHS):
         # A fixed absolute program name keeps `.file` (and assert messages)
         # independent of where the script runs.
         ptx = nvrtc.compile_to_ptx(
             src,
             f"/ptx-samples/cuda/{name}/kernel.cu",
-            [f"--gpu-architecture={arch}", f"-I{cuda_include_dir()}"] + BASE_OPTIONS + extra,
+            [f"--gpu-architecture={arch}", f"-I{cuda_include_dir()}", f"-I{cccl_include_dir()}"]
+            + BASE_OPTIONS
+            + extra,
         )
-        if arch == "compute_80":
+        if base is None:
             base = ptx_body(ptx)
         elif ptx_body(ptx) == base:
             continue

@@ -171,7 +171,7 @@ keywords! {
     Tile => "tile": ASYNC, Im2col => "im2col": ASYNC, MbarrierTx => "mbarrier::complete_tx::bytes": ASYNC,
     MulticastCluster => "multicast::cluster": ASYNC, Mbarrier => "mbarrier": ASYNC,
     Prefetch => "prefetch": ASYNC, Tensormap => "tensormap": ASYNC | SEM, Replace => "replace": ASYNC,
-    Tile0 => "tile::gather4": ASYNC, IgnoreOob => "ignore_oob": ASYNC,
+    Tile0 => "tile::gather4": ASYNC, IgnoreOob => "ignore_oob": ASYNC, Noinc => "noinc": ASYNC,
     // mbarrier operations.
     Init => "init": MBAR, ArriveDrop => "arrive_drop": MBAR, TestWait => "test_wait": MBAR,
     TryWait => "try_wait": MBAR, PendingCount => "pending_count": MBAR, Inval => "inval": MBAR,

@@ -141,6 +141,10 @@ impl Warp {
             OpKind::Atom {
                 op: AtomOp::Exch,
                 ..
+            } | OpKind::Mbarrier {
+                op: crate::sem::mbarrier::MbarrierOp::Init
+                    | crate::sem::mbarrier::MbarrierOp::Inval,
+                ..
             }
         );
         let thread = self.index * 32 + lane as u32;

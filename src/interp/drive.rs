@@ -148,6 +148,7 @@ impl Warp {
         let ctx = cta.ctx;
         let module = ctx.module;
         let mut steps: u64 = 0;
+        self.yielded = None;
         loop {
             if !self.settle() {
                 break;
@@ -164,7 +165,7 @@ impl Warp {
                     continue;
                 }
                 let op = &block.ops[top.pc];
-                if self.run_op(cta, op, top.mask, &mut steps)? {
+                if self.run_op(cta, op, top.mask, &mut steps)? || self.yielded.is_some() {
                     break;
                 }
                 continue;
@@ -442,6 +443,10 @@ impl Warp {
             Flow::Next => Ok(false),
             Flow::Call { func: callee, mask } => {
                 self.call(cta, op, callee, mask)?;
+                Ok(false)
+            }
+            Flow::Yield { mbarrier } => {
+                self.yielded = Some(mbarrier);
                 Ok(false)
             }
             Flow::Barrier { id, dst } => {

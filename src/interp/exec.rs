@@ -106,7 +106,17 @@ impl Warp {
                     let v = self.special(cta, *s, l as u32);
                     self.write(cta, op.dsts[0], l, v);
                 }
+                // Spin loops poll the clock between attempts (libcu++'s
+                // waits back off by `%globaltimer`): the other warps get a
+                // turn, so that what the loop waits for can happen.
+                if matches!(
+                    s,
+                    SpecialReg::Globaltimer | SpecialReg::GlobaltimerLo | SpecialReg::GlobaltimerHi
+                ) {
+                    return Ok(Flow::Yield { mbarrier: false });
+                }
             }
+            OpKind::Nanosleep => return Ok(Flow::Yield { mbarrier: false }),
             OpKind::Ld { space, ty, offset } => {
                 let size = ty.bytes() as u64;
                 let n = op.dsts.len() as u64;
@@ -179,6 +189,7 @@ impl Warp {
             | OpKind::Stmatrix { .. }
             | OpKind::Mma { .. }
             | OpKind::Wgmma { .. } => self.matrix(cta, op, mask)?,
+            OpKind::Mbarrier { .. } => return self.mbarrier(cta, op, mask),
             OpKind::CpAsync {
                 size,
                 dst_offset,

@@ -14,6 +14,7 @@ mod drive;
 mod exec;
 pub(crate) mod lanes;
 mod matrix;
+mod mbarrier;
 pub mod pure;
 mod warp;
 
@@ -38,6 +39,8 @@ pub enum FaultKind {
     Watchdog,
     StackOverflow,
     BadPrintf,
+    /// Misuse of an `mbarrier` object that the ISA leaves undefined.
+    Mbarrier,
     Cancelled,
 }
 
@@ -222,6 +225,9 @@ pub struct Cta<'a> {
     pub nthreads: u32,
     pub output: CtaOutput,
     pub(crate) barriers: [BarrierState; 16],
+    /// Changes made to `mbarrier` objects so far (the scheduler's measure
+    /// of progress among warps that spin on them).
+    pub(crate) mbarrier_changes: u64,
     /// The sanitizer's state, in a checked launch.
     pub(crate) san: Option<Box<crate::sanitizer::CtaState>>,
 }
@@ -289,6 +295,7 @@ pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<War
         nthreads,
         output: CtaOutput::default(),
         barriers: Default::default(),
+        mbarrier_changes: 0,
         san: ctx
             .sanitizer
             .map(|l| check::start_cta(l.checks, shared_size)),
@@ -397,15 +404,62 @@ pub fn deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
     }
 }
 
+/// Rounds in which every warp that ran stopped at an `mbarrier` wait while
+/// no mbarrier changed and no barrier completed, before the CTA counts as
+/// deadlocked: each round repeats the one before (the warps' spin loops
+/// read nothing another warp of the CTA changed), so a few suffice; the
+/// margin is for loops that back off by the clock before they retry.
+const SPIN_ROUNDS: u32 = 1000;
+
+/// The fault of a CTA whose live warps keep waiting for `mbarrier` phases
+/// that no warp will complete.
+fn mbarrier_deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
+    let spinning: Vec<&Warp> = warps
+        .iter()
+        .filter(|w| w.yielded.is_some() && !w.done())
+        .collect();
+    let (span, func, thread) =
+        spinning
+            .first()
+            .map(|w| w.position(cta))
+            .unwrap_or((Span::DUMMY, None, [0; 3]));
+    let others: Vec<String> = warps
+        .iter()
+        .filter_map(|w| {
+            w.waiting_on()
+                .map(|b| format!("warp {} at barrier {b}", w.index))
+        })
+        .collect();
+    let names: Vec<String> = spinning.iter().map(|w| w.index.to_string()).collect();
+    Fault {
+        kind: FaultKind::BarrierDeadlock,
+        message: format!(
+            "mbarrier deadlock: warp(s) {} wait for mbarrier phases that never complete (no arrival in {SPIN_ROUNDS} rounds{}{})",
+            names.join(", "),
+            if others.is_empty() { "" } else { "; " },
+            others.join(", ")
+        ),
+        thread,
+        func,
+        span,
+        loc: None,
+        access: None,
+    }
+}
+
 /// Lets the warps of a CTA take turns until all finish, releasing barriers.
 fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
     let mut released = Vec::new();
+    let mut spin_rounds = 0;
     loop {
         let mut progressed = false;
+        let mut all_yielded = true;
+        let changes = cta.mbarrier_changes;
         for w in warps.iter_mut() {
             if w.runnable() {
                 w.run(cta)?;
                 progressed = true;
+                all_yielded &= w.yielded == Some(true);
             }
         }
         if warps.iter().all(|w| w.done()) {
@@ -418,6 +472,14 @@ fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
         release_barriers(cta, warps, &mut released)?;
         if !progressed && released.is_empty() {
             return Err(deadlock(cta, warps));
+        }
+        if progressed && all_yielded && released.is_empty() && cta.mbarrier_changes == changes {
+            spin_rounds += 1;
+            if spin_rounds >= SPIN_ROUNDS {
+                return Err(mbarrier_deadlock(cta, warps));
+            }
+        } else {
+            spin_rounds = 0;
         }
         if cta.cancelled() {
             return Err(Fault::cancelled());

@@ -69,6 +69,10 @@ pub struct Warp {
     pub(super) scratch: Vec<u64>,
     /// Steps taken by [`Warp::step`] not yet counted against the watchdog.
     pub(super) pending_steps: u64,
+    /// The last [`Warp::run`] stopped to give the other warps a turn (the
+    /// warp is still ready): `Some(true)` at an `mbarrier` wait that found
+    /// its phase incomplete, `Some(false)` at a sleep or a clock poll.
+    pub(super) yielded: Option<bool>,
     /// Where timing pieces record their accesses, and the last traced
     /// piece run: (function, block, first op, traced ops).
     pub(super) trace: Option<Box<abi::Trace>>,
@@ -87,6 +91,13 @@ pub(super) enum Flow {
     Call {
         func: FuncId,
         mask: u32,
+    },
+    /// Give the other warps of the CTA a turn; the warp stays ready.
+    /// `mbarrier`: a wait found its phase incomplete; otherwise the warp
+    /// slept or read the clock that spin loops poll (`nanosleep`,
+    /// `%globaltimer`).
+    Yield {
+        mbarrier: bool,
     },
     /// Wait at a barrier.
     Barrier {
@@ -126,6 +137,7 @@ impl Warp {
                 .map(|_| Box::new(Self::piece_env(ctx, ctaid, index))),
             scratch: Vec::new(),
             pending_steps: 0,
+            yielded: None,
             trace: None,
             traced: None,
             san_instr: 0,
@@ -184,6 +196,7 @@ impl Warp {
         self.state = State::Ready;
         self.clock = 0;
         self.pending_steps = 0;
+        self.yielded = None;
         self.traced = None;
         match (&mut self.env, ctx.code) {
             (Some(env), Some(_)) => **env = Self::piece_env(ctx, ctaid, index),

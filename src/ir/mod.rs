@@ -523,6 +523,17 @@ pub enum OpKind {
         dst_offset: i64,
         src_offset: i64,
     },
+    /// The `mbarrier` family and `cp.async.mbarrier.arrive` (see
+    /// `sem::mbarrier`): srcs `addr` then the op's operands (`init`:
+    /// `count`; `expect_tx`/`complete_tx`: `txCount`; `arrive`: `count,
+    /// txCount`; waits: `state` or `phaseParity`), dsts `[state]` (arrive)
+    /// or `[waitComplete]`; `pending_count`: src `state`, dst `count`.
+    /// The object must be in shared memory (`space` Shared or Generic).
+    Mbarrier {
+        op: crate::sem::mbarrier::MbarrierOp,
+        space: Space,
+        offset: i64,
+    },
     /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.b16`: dsts `num` registers per lane;
     /// src `addr` (the row address each of lanes 0..8*num supplies).
     Ldmatrix {
@@ -580,7 +591,10 @@ pub enum OpKind {
         args: Vec<(u32, u32, u32)>,
         rets: Vec<(u32, u32, u32)>,
     },
-    /// No effect (prefetch, nanosleep, pmevent...).
+    /// `nanosleep`: no effect on values; the warp gives the other warps
+    /// of its CTA a turn, as a thread that sleeps while it waits for them.
+    Nanosleep,
+    /// No effect (prefetch, pmevent...).
     Nop,
 }
 

@@ -85,6 +85,8 @@ fn class(op: &Op) -> Class {
         | OpKind::Redux { .. }
         | OpKind::Activemask
         | OpKind::Wgmma { .. }
+        | OpKind::Mbarrier { .. }
+        | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,
         _ => Class::Pure,
     }

@@ -58,7 +58,10 @@ pub fn analyze(f: &Function) -> Uniformity {
                         !(matches!(space, Space::KernelParam | Space::Const)
                             || (*space == Space::FrameParam && f.is_kernel))
                     }
-                    OpKind::Atom { .. } | OpKind::Shfl { .. } | OpKind::Match { .. } => true,
+                    OpKind::Atom { .. }
+                    | OpKind::Mbarrier { .. }
+                    | OpKind::Shfl { .. }
+                    | OpKind::Match { .. } => true,
                     // Warp-wide results are the same in every active lane.
                     OpKind::Vote { .. } | OpKind::Redux { .. } | OpKind::Activemask => {
                         divergent_block[b]

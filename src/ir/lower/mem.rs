@@ -265,6 +265,9 @@ impl FnLower<'_> {
     /// `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`.
     fn cp_async(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
         let name = super::instr::instruction_name(ins, ins.opcode);
+        if m.has(Kw::Async) && m.has(Kw::Mbarrier) && m.has(Kw::Arrive) && !m.has(Kw::Bulk) {
+            return self.cp_async_mbarrier_arrive(ins, m);
+        }
         if !m.has(Kw::Async) || m.has(Kw::Bulk) || m.has(Kw::Tensor) || m.has(Kw::Mbarrier) {
             return Err(unsupported(ins.span, format_args!("`{name}`")));
         }

@@ -11,6 +11,7 @@ mod func;
 mod instr;
 mod layout;
 mod matrix;
+mod mbarrier;
 mod mem;
 mod mods;
 mod names;

@@ -228,6 +228,8 @@ impl FnLower<'_> {
                 self.emit(ins, kind, dsts, srcs, Unit::Barrier, 1)
             }
             Membar | Fence => self.emit(ins, OpKind::Fence, vec![], vec![], Unit::LsuGlobal, 1),
+            // The sleep's length is only a hint: no operand to keep.
+            Nanosleep => self.emit(ins, OpKind::Nanosleep, vec![], vec![], Unit::Control, 1),
             _ => self.emit(ins, OpKind::Nop, vec![], vec![], Unit::Control, 1),
         }
     }

@@ -1,0 +1,161 @@
+//! `mbarrier` misuse and waits between the warps of a CTA, through the CLI
+//! on every engine: a phase that can never complete is a deadlock report
+//! naming the wait's line (not a hang), arrivals on an object never
+//! initialized and objects outside shared memory are errors, and warps that
+//! wait for each other by spinning with `nanosleep` or `%globaltimer` polls
+//! (as libcu++'s barrier does before sm_80) finish. The working cases from
+//! real compilers are corpus samples (`cuda/barrier_memcpy_async`,
+//! `cuda/pipeline_double_buffer`, `cuda/mbarrier_phases`).
+
+#[path = "common/hostile.rs"]
+#[allow(dead_code)]
+mod hostile;
+
+use hostile::{assert_no_crash, kernel, run, stderr, write_ptx, MODES};
+
+/// Two warps; the barrier expects 96 arrivals and gets 64; each thread
+/// then spins on `try_wait.parity` (line 19).
+fn never_completes() -> String {
+    kernel(
+        "",
+        "\t.shared .b64 bar;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\t.reg .pred %p<3>;\n\
+         \tmov.u32 %r1, %tid.x;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L_arrive;\n\
+         \tmbarrier.init.shared.b64 [bar], 96;\n$L_arrive:\n\tbar.sync 0;\n\
+         \tmbarrier.arrive.shared.b64 %rd1, [bar];\n$L_wait:\n\
+         \tmbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;\n\t@!%p2 bra $L_wait;\n\tret;",
+    )
+}
+
+#[test]
+fn a_phase_that_never_completes_is_a_deadlock_at_the_wait() {
+    let path = write_ptx("mbar-deadlock", "k.ptx", &never_completes());
+    for mode in &MODES[..2] {
+        let mut args = vec!["--grid", "1", "--block", "64"];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert_no_crash(&out, "deadlock");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{mode:?}: {err}");
+        assert!(err.contains("mbarrier deadlock"), "{mode:?}: {err}");
+        assert!(err.contains("warp(s) 0, 1"), "{mode:?}: {err}");
+        assert!(err.contains("k.ptx:19:"), "{mode:?}: {err}");
+    }
+    // Timed runs interleave warps by modeled time and meet the watchdog.
+    let out = run(
+        &path,
+        &[
+            "--grid",
+            "1",
+            "--block",
+            "64",
+            "--timing",
+            "sm_80",
+            "--watchdog-seconds",
+            "0.5",
+        ],
+    );
+    assert_no_crash(&out, "timed deadlock");
+    assert!(stderr(&out).contains("watchdog"), "{}", stderr(&out));
+}
+
+#[test]
+fn misuse_of_an_mbarrier_is_an_error_on_every_engine() {
+    let cases = [
+        (
+            "uninit",
+            "\t.shared .b64 bar;\n\t.reg .b64 %rd<2>;\n\
+             \tmbarrier.arrive.shared.b64 %rd1, [bar];\n\tret;",
+            "no pending arrivals",
+        ),
+        (
+            "global",
+            "\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, gbar;\n\
+             \tmbarrier.init.b64 [%rd1], 1;\n\tret;",
+            "not in shared memory",
+        ),
+        (
+            "count",
+            "\t.shared .b64 bar;\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 0;\n\
+             \tmbarrier.init.shared.b64 [bar], %r1;\n\tret;",
+            "count 0 is outside",
+        ),
+        (
+            "too-many",
+            "\t.shared .b64 bar;\n\t.reg .b64 %rd<2>;\n\tmbarrier.init.shared.b64 [bar], 16;\n\
+             \tmbarrier.arrive.shared.b64 %rd1, [bar], 20;\n\tret;",
+            "only 16 pending",
+        ),
+    ];
+    for (name, body, want) in cases {
+        // The global object is declared at module scope.
+        let text = kernel("", body).replace(".visible", ".global .align 8 .b64 gbar;\n.visible");
+        let path = write_ptx("mbar-misuse", &format!("{name}.ptx"), &text);
+        for mode in MODES {
+            let mut args = vec!["--grid", "1", "--block", "32"];
+            args.extend_from_slice(mode);
+            let out = run(&path, &args);
+            assert_no_crash(&out, name);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{name} {mode:?}: {err}");
+            assert!(err.contains(want), "{name} {mode:?}: {err}");
+            assert!(
+                err.contains(&format!("{name}.ptx:")),
+                "{name} {mode:?}: {err}"
+            );
+        }
+    }
+}
+
+/// Warp 1 publishes a flag in shared memory late; warp 0 waits for it in a
+/// loop that sleeps (`nanosleep`) or polls `%globaltimer` between reads.
+fn spin_on_flag(pause: &str) -> String {
+    kernel(
+        ".param .u64 out",
+        &format!(
+            "\t.shared .u32 flag;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<3>;\n\
+             \tmov.u32 %r1, %tid.x;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L_go;\n\
+             \tst.shared.u32 [flag], 0;\n$L_go:\n\tbar.sync 0;\n\
+             \tsetp.lt.u32 %p1, %r1, 32;\n\t@%p1 bra $L_wait;\n\
+             \tsetp.ne.u32 %p2, %r1, 32;\n\t@%p2 bra $L_done;\n\
+             \tst.volatile.shared.u32 [flag], 7;\n\tbra.uni $L_done;\n\
+             $L_wait:\n\tld.volatile.shared.u32 %r2, [flag];\n\tsetp.ne.u32 %p2, %r2, 0;\n\
+             \t@%p2 bra $L_seen;\n\t{pause}\n\tbra.uni $L_wait;\n\
+             $L_seen:\n\tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\
+             \tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r2;\n\
+             $L_done:\n\tret;"
+        ),
+    )
+}
+
+#[test]
+fn warps_spinning_with_nanosleep_or_the_clock_let_the_others_run() {
+    for (name, pause) in [
+        ("nanosleep", "nanosleep.u32 100;"),
+        ("globaltimer", "mov.u64 %rd1, %globaltimer;"),
+    ] {
+        let path = write_ptx("mbar-spin", &format!("{name}.ptx"), &spin_on_flag(pause));
+        let dir = path.parent().unwrap();
+        for mode in MODES {
+            let outfile = dir.join(format!("{name}-{}.bin", mode.len()));
+            let arg = format!("out:256:{}", outfile.display());
+            let mut args = vec!["--grid", "1", "--block", "64", "--arg", &arg];
+            args.extend_from_slice(mode);
+            args.extend_from_slice(&["--watchdog-seconds", "20"]);
+            let out = run(&path, &args);
+            assert_no_crash(&out, name);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{name} {mode:?}: {}",
+                stderr(&out)
+            );
+            let bytes = std::fs::read(&outfile).unwrap();
+            let words: Vec<u32> = bytes
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            assert_eq!(words[..32], [7; 32], "{name} {mode:?}");
+            assert_eq!(words[32..], [0; 32], "{name} {mode:?}");
+        }
+    }
+}
