@@ -2,8 +2,8 @@
 //! on every engine: a phase that can never complete is a deadlock report
 //! naming the wait's line (not a hang), arrivals on an object never
 //! initialized and objects outside shared memory are errors, and warps that
-//! wait for each other by spinning with `nanosleep` or `%globaltimer` polls
-//! (as libcu++'s barrier does before sm_80) finish. The working cases from
+//! wait for each other by spinning (with `nanosleep`, `%globaltimer` polls as
+//! libcu++'s barrier does before sm_80, or nothing) finish. The working cases from
 //! real compilers are corpus samples (`cuda/barrier_memcpy_async`,
 //! `cuda/pipeline_double_buffer`, `cuda/mbarrier_phases`).
 
@@ -107,7 +107,8 @@ fn misuse_of_an_mbarrier_is_an_error_on_every_engine() {
 }
 
 /// Warp 1 publishes a flag in shared memory late; warp 0 waits for it in a
-/// loop that sleeps (`nanosleep`) or polls `%globaltimer` between reads.
+/// loop that sleeps (`nanosleep`), polls `%globaltimer` or does nothing
+/// between reads.
 fn spin_on_flag(pause: &str) -> String {
     kernel(
         ".param .u64 out",
@@ -128,10 +129,12 @@ fn spin_on_flag(pause: &str) -> String {
 }
 
 #[test]
-fn warps_spinning_with_nanosleep_or_the_clock_let_the_others_run() {
+fn warps_spinning_for_each_other_finish() {
     for (name, pause) in [
         ("nanosleep", "nanosleep.u32 100;"),
         ("globaltimer", "mov.u64 %rd1, %globaltimer;"),
+        // A bare poll: the loop's back edge hands the turn on.
+        ("poll", "add.u32 %r3, %r3, 1;"),
     ] {
         let path = write_ptx("mbar-spin", &format!("{name}.ptx"), &spin_on_flag(pause));
         let dir = path.parent().unwrap();

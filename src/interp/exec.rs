@@ -10,7 +10,8 @@ use super::pure;
 use super::warp::{Flow, Warp};
 use super::{Cta, Fault, FaultKind, PrintfRecord};
 use crate::ir::{
-    AtomOp, BarKind, Callee, FuncId, Op, OpKind, Reg, ShflMode, Space, SpecialReg, Src, VoteMode,
+    AtomOp, BarKind, Callee, FuncId, Op, OpKind, Reg, ReservedSmem, ShflMode, Space, SpecialReg,
+    Src, VoteMode,
 };
 use crate::runtime::memory::{AccessFault, FUNC_BASE};
 use crate::sanitizer::Rw;
@@ -417,7 +418,17 @@ impl Warp {
             SpecialReg::GlobaltimerLo => ctx.start.elapsed().as_nanos() as u32,
             SpecialReg::GlobaltimerHi => (ctx.start.elapsed().as_nanos() >> 32) as u32,
             SpecialReg::DynamicSmemSize => ctx.dynamic_shared,
-            SpecialReg::TotalSmemSize => cta.shared.len() as u32,
+            SpecialReg::TotalSmemSize => super::user_shared_size(ctx) as u32,
+            SpecialReg::ReservedSmem(r) => {
+                let begin = super::reserved_shared_offset(ctx) as u32;
+                let cap = super::RESERVED_SHARED as u32;
+                match r {
+                    ReservedSmem::Begin | ReservedSmem::At(0) => begin,
+                    ReservedSmem::End => begin + cap,
+                    ReservedSmem::Cap => cap,
+                    ReservedSmem::At(_) => begin + cap / 2,
+                }
+            }
         }) as u64
     }
 

@@ -104,6 +104,9 @@ pub struct LaunchCtx<'a> {
     /// NVVM's vector load of a dynamic array's last elements, reads the
     /// padding instead of faulting.
     pub round_shared: bool,
+    /// The module reads `%reserved_smem_offset_*`: each CTA also gets
+    /// [`RESERVED_SHARED`] bytes of reserved shared memory.
+    pub reserved_shared: bool,
     /// Warp-instructions the whole launch may still execute.
     pub budget: &'a AtomicU64,
     pub deadline: Option<Instant>,
@@ -271,15 +274,40 @@ pub const SHARED_GRANULE: usize = 128;
 
 /// The bytes of a CTA's shared-memory window: the module's static shared
 /// memory and the launch's dynamic part, rounded up to [`SHARED_GRANULE`]
-/// where the launch rounds.
+/// where the launch rounds, then the reserved shared memory where the
+/// module uses it.
 pub fn cta_shared_size(ctx: &LaunchCtx) -> usize {
-    let size = ctx.module.shared_dynamic_offset as usize + ctx.dynamic_shared as usize;
-    let size = size.max(ctx.module.shared_static_size as usize);
-    if ctx.round_shared {
+    let size = user_shared_size(ctx);
+    let size = if ctx.round_shared {
         size.next_multiple_of(SHARED_GRANULE)
     } else {
         size
+    };
+    if ctx.reserved_shared {
+        size.next_multiple_of(16) + RESERVED_SHARED
+    } else {
+        size
     }
+}
+
+/// Shared memory a CTA reserves for the system on sm_80 and later (CUDA's
+/// `cudaDevAttrReservedSharedMemoryPerBlock`, 1 KiB), which cooperative
+/// groups use as scratch through `%reserved_smem_offset_*`. Allocated only
+/// for kernels of modules that read those registers, at the end of the
+/// CTA's window and zeroed like the rest; `_0` is its first half, `_1` its
+/// second.
+pub const RESERVED_SHARED: usize = 1024;
+
+/// Where the reserved shared memory starts (`%reserved_smem_offset_begin`).
+pub fn reserved_shared_offset(ctx: &LaunchCtx) -> usize {
+    cta_shared_size(ctx) - RESERVED_SHARED
+}
+
+/// The kernel's own shared memory, static and dynamic
+/// (`%total_smem_size`).
+pub fn user_shared_size(ctx: &LaunchCtx) -> usize {
+    let size = ctx.module.shared_dynamic_offset as usize + ctx.dynamic_shared as usize;
+    size.max(ctx.module.shared_static_size as usize)
 }
 
 /// A CTA ready to run and its warps (reused from earlier CTAs run on this

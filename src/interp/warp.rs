@@ -73,6 +73,8 @@ pub struct Warp {
     /// warp is still ready): `Some(true)` at an `mbarrier` wait that found
     /// its phase incomplete, `Some(false)` at a sleep or a clock poll.
     pub(super) yielded: Option<bool>,
+    /// Back edges taken in the current turn (`Warp::back_edge`).
+    pub(super) back_edges: u32,
     /// Where timing pieces record their accesses, and the last traced
     /// piece run: (function, block, first op, traced ops).
     pub(super) trace: Option<Box<abi::Trace>>,
@@ -138,6 +140,7 @@ impl Warp {
             scratch: Vec::new(),
             pending_steps: 0,
             yielded: None,
+            back_edges: 0,
             trace: None,
             traced: None,
             san_instr: 0,
@@ -197,6 +200,7 @@ impl Warp {
         self.clock = 0;
         self.pending_steps = 0;
         self.yielded = None;
+        self.back_edges = 0;
         self.traced = None;
         match (&mut self.env, ctx.code) {
             (Some(env), Some(_)) => **env = Self::piece_env(ctx, ctaid, index),
@@ -224,7 +228,6 @@ impl Warp {
             }
         }
         let tid: [[u32; 32]; 3] = std::array::from_fn(|d| std::array::from_fn(|l| lanes[l][d]));
-        let shared = ctx.module.shared_dynamic_offset as u64 + ctx.dynamic_shared as u64;
         PieceEnv {
             regs: std::ptr::null_mut(),
             arena: ctx.memory.arena_ptr(),
@@ -245,7 +248,7 @@ impl Warp {
             nctaid: ctx.grid,
             warp_index: index,
             dynamic_shared: ctx.dynamic_shared,
-            total_shared: shared.max(ctx.module.shared_static_size as u64) as u32,
+            total_shared: super::user_shared_size(ctx) as u32,
             fault_op: u32::MAX,
             fault_lane: 0,
             fault_kind: 0,

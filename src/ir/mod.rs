@@ -90,6 +90,17 @@ pub fn uses_device_heap(m: &Module) -> bool {
     })
 }
 
+/// Whether any function of `m` reads a `%reserved_smem_offset_*`
+/// register (cooperative groups' scratch on sm_80 and later).
+pub fn uses_reserved_shared(m: &Module) -> bool {
+    m.functions.values().any(|f| {
+        f.blocks
+            .values()
+            .flat_map(|b| &b.ops)
+            .any(|op| matches!(op.kind, OpKind::ReadSpecial(SpecialReg::ReservedSmem(_))))
+    })
+}
+
 impl Module {
     pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
         self.functions
@@ -391,6 +402,20 @@ pub enum SpecialReg {
     GlobaltimerHi,
     DynamicSmemSize,
     TotalSmemSize,
+    /// `%reserved_smem_offset_begin`, `_end`, `_cap`, `_0`, `_1`: where
+    /// the CTA's reserved shared memory lies (see
+    /// `interp::RESERVED_SHARED`).
+    ReservedSmem(ReservedSmem),
+}
+
+/// Which `%reserved_smem_offset_*` register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReservedSmem {
+    Begin,
+    End,
+    Cap,
+    /// `%reserved_smem_offset_0` / `_1`.
+    At(u8),
 }
 
 /// Modes of `shfl.sync`.

@@ -36,6 +36,7 @@ fn special_is_uniform(s: SpecialReg) -> bool {
             | SpecialReg::Gridid
             | SpecialReg::DynamicSmemSize
             | SpecialReg::TotalSmemSize
+            | SpecialReg::ReservedSmem(_)
     )
 }
 

@@ -686,8 +686,11 @@ impl PieceBuilder<'_, '_> {
             }
             SpecialReg::DynamicSmemSize => u32_at(self, offsets::DYNAMIC_SHARED),
             SpecialReg::TotalSmemSize => u32_at(self, offsets::TOTAL_SHARED),
-            SpecialReg::Globaltimer | SpecialReg::GlobaltimerLo | SpecialReg::GlobaltimerHi => {
-                unreachable!("the plan keeps timer reads out of pieces")
+            SpecialReg::Globaltimer
+            | SpecialReg::GlobaltimerLo
+            | SpecialReg::GlobaltimerHi
+            | SpecialReg::ReservedSmem(_) => {
+                unreachable!("the plan keeps timer and reserved-memory reads out of pieces")
             }
         }
     }

@@ -42,7 +42,10 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
     match kind {
         OpKind::ReadSpecial(s) => !matches!(
             s,
-            SpecialReg::Globaltimer | SpecialReg::GlobaltimerLo | SpecialReg::GlobaltimerHi
+            SpecialReg::Globaltimer
+                | SpecialReg::GlobaltimerLo
+                | SpecialReg::GlobaltimerHi
+                | SpecialReg::ReservedSmem(_)
         ),
         OpKind::Ld { .. }
         | OpKind::St { .. }

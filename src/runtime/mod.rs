@@ -56,6 +56,8 @@ struct LoadedModule {
     timed: [OnceLock<timed::TimedBuild>; 2],
     /// Per function: the registers warps must start with at zero.
     zeroed_regs: Vec<Vec<ir::Reg>>,
+    /// The module reads `%reserved_smem_offset_*` (`LaunchCtx::reserved_shared`).
+    reserved_shared: bool,
 }
 
 /// A typed kernel argument (see [`Device::launch_with`]).
@@ -240,6 +242,7 @@ impl Device {
                 }
             })
             .collect();
+        let reserved_shared = ir::uses_reserved_shared(&ir);
         self.modules.push(LoadedModule {
             source,
             ir,
@@ -247,6 +250,7 @@ impl Device {
             compiled: OnceLock::new(),
             timed: [OnceLock::new(), OnceLock::new()],
             zeroed_regs,
+            reserved_shared,
         });
         Ok(ModuleId(self.modules.len() - 1))
     }
@@ -615,6 +619,7 @@ impl Device {
             block: cfg.block,
             dynamic_shared: cfg.shared_bytes,
             round_shared: self.options.round_allocations && !self.options.checks.memcheck,
+            reserved_shared: lm.reserved_shared,
             budget,
             // A limit too far in the future to represent is no limit.
             deadline: self

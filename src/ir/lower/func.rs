@@ -18,7 +18,7 @@ use crate::front::ast::{self, Instruction, Opcode, Operand, OperandKind, StateSp
 use crate::front::{Diagnostic, DiagnosticKind, Span};
 use crate::ir::{
     cfg::CfgInfo, Block, BlockData, FuncId, Function, Guard, Op, OpKind, ParamSlot, Reg,
-    SpecialReg, Src, Terminator, Ty, Unit,
+    ReservedSmem, SpecialReg, Src, Terminator, Ty, Unit,
 };
 
 /// A function-scope name.
@@ -688,6 +688,11 @@ fn special_register(name: &str, component: Option<ast::Component>) -> Option<Spe
         ("%globaltimer_hi", None) => SpecialReg::GlobaltimerHi,
         ("%dynamic_smem_size", None) => SpecialReg::DynamicSmemSize,
         ("%total_smem_size", None) => SpecialReg::TotalSmemSize,
+        ("%reserved_smem_offset_begin", None) => SpecialReg::ReservedSmem(ReservedSmem::Begin),
+        ("%reserved_smem_offset_end", None) => SpecialReg::ReservedSmem(ReservedSmem::End),
+        ("%reserved_smem_offset_cap", None) => SpecialReg::ReservedSmem(ReservedSmem::Cap),
+        ("%reserved_smem_offset_0", None) => SpecialReg::ReservedSmem(ReservedSmem::At(0)),
+        ("%reserved_smem_offset_1", None) => SpecialReg::ReservedSmem(ReservedSmem::At(1)),
         _ => return None,
     })
 }
