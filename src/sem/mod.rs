@@ -3,7 +3,8 @@
 //! One file per family: [`int`] (integer arithmetic, bit manipulation,
 //! comparisons, atomic value updates), [`float`] (floating-point arithmetic
 //! with PTX rounding, ftz, saturation and NaN rules; comparisons; `testp`),
-//! [`cvt`] (every `cvt` type pair and modifier). The interpreter calls them
+//! [`cvt`] (every `cvt` type pair and modifier), [`video`] (the video
+//! instructions `vadd`...`vset4`). The interpreter calls them
 //! per lane; the JIT calls them for operations it does not inline. They are
 //! the executable definition of PTX semantics in warpjit, tested against the
 //! PTX ISA's rules.
@@ -12,4 +13,5 @@ pub mod cvt;
 pub mod float;
 pub mod int;
 pub mod tensor;
+pub mod video;
 pub mod wgmma;
