@@ -6,7 +6,7 @@
 //! Every node carries the [`Span`] it was parsed from.
 
 pub use super::instr::{
-    Component, Guard, Imm, Instruction, Kw, Modifier, Opcode, Operand, OperandKind,
+    Component, Guard, Imm, Instruction, Kw, Modifier, Opcode, Operand, OperandKind, VideoSel,
 };
 use super::source::Span;
 pub use super::types::{Linkage, ScalarType, StateSpace};

@@ -36,9 +36,12 @@ spelled_enum! {
         Suld => "suld", Suq => "suq", Sured => "sured", Sust => "sust", Szext => "szext",
         Tanh => "tanh", Tcgen05 => "tcgen05", Tensormap => "tensormap", Testp => "testp",
         Tex => "tex", Tld4 => "tld4", Trap => "trap", Txq => "txq", Vabsdiff => "vabsdiff",
-        Vadd => "vadd", Vmad => "vmad", Vmax => "vmax", Vmin => "vmin", Vote => "vote",
-        Vset => "vset", Vshl => "vshl", Vshr => "vshr", Vsub => "vsub", Wgmma => "wgmma",
-        Wmma => "wmma", Xor => "xor",
+        Vabsdiff2 => "vabsdiff2", Vabsdiff4 => "vabsdiff4", Vadd => "vadd", Vadd2 => "vadd2",
+        Vadd4 => "vadd4", Vavrg2 => "vavrg2", Vavrg4 => "vavrg4", Vmad => "vmad",
+        Vmax => "vmax", Vmax2 => "vmax2", Vmax4 => "vmax4", Vmin => "vmin", Vmin2 => "vmin2",
+        Vmin4 => "vmin4", Vote => "vote", Vset => "vset", Vset2 => "vset2", Vset4 => "vset4",
+        Vshl => "vshl", Vshr => "vshr", Vsub => "vsub", Vsub2 => "vsub2", Vsub4 => "vsub4",
+        Wgmma => "wgmma", Wmma => "wmma", Xor => "xor",
     }
 }
 
@@ -111,6 +114,8 @@ keywords! {
     Hi => "hi": INT | CMP, Lo => "lo": INT | CMP, Wide => "wide": INT, Cc => "cc": INT,
     Shiftamt => "shiftamt": INT, Clamp => "clamp": INT | TEX, Wrap => "wrap": INT,
     L => "l": INT, R => "r": INT | TEX,
+    // vmad's plus-one mode and scales (§9.7.16.1.3).
+    Po => "po": INT, Shr7 => "shr7": INT, Shr15 => "shr15": INT,
     // Vectors.
     V2 => "v2": VEC, V4 => "v4": VEC, V8 => "v8": VEC,
     // Cache operators and eviction hints (§9.7.9.1).
@@ -268,9 +273,12 @@ impl Opcode {
             Tex | Tld4 | Txq | Suld | Sust | Sured | Suq | Istypep => {
                 TEX | TYPE | VEC | ATOM | INT | CACHE | MATRIX
             }
-            Vabsdiff | Vadd | Vmad | Vmax | Vmin | Vset | Vshl | Vshr | Vsub => {
-                TYPE | INT | CMP | ATOM | FLOAT
-            }
+            // Video instructions (§9.7.16): `.sat`, `.clamp/.wrap`, `.po`,
+            // `.shr7/.shr15` (INT), comparisons, `.add/.min/.max` (ATOM);
+            // lowering checks each opcode's own list.
+            Vabsdiff | Vadd | Vmad | Vmax | Vmin | Vset | Vshl | Vshr | Vsub | Vabsdiff2
+            | Vabsdiff4 | Vadd2 | Vadd4 | Vavrg2 | Vavrg4 | Vmax2 | Vmax4 | Vmin2 | Vmin4
+            | Vset2 | Vset4 | Vsub2 | Vsub4 => TYPE | INT | CMP | ATOM,
             // Matrix, asynchronous-copy, cluster and tensor-memory families take a
             // long list of shapes and qualifiers; lowering validates them.
             Mma | Wmma | Wgmma | Ldmatrix | Stmatrix | Movmatrix | Cp | Mbarrier | Multimem
@@ -361,6 +369,50 @@ impl Component {
     }
 }
 
+/// A video instruction's selector or mask on an operand (PTX ISA §9.7.16):
+/// `.b0`..`.b3`, `.h0`, `.h1`, the SIMD selectors `.hxy` and `.bxyzw`, and
+/// the destination masks `.h10`, `.b3210`...: `b` or `h` and one to four
+/// digits, kept as written (which forms an operand may take is checked by
+/// lowering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VideoSel {
+    /// `.h` (half-words) rather than `.b` (bytes).
+    pub half: bool,
+    digits: [u8; 4],
+    len: u8,
+}
+
+impl VideoSel {
+    /// `half` and 1 to 4 digits (0..=9), in written order; `None` otherwise.
+    pub fn new(half: bool, written: &[u8]) -> Option<VideoSel> {
+        if written.is_empty() || written.len() > 4 || written.iter().any(|d| *d > 9) {
+            return None;
+        }
+        let mut digits = [0; 4];
+        digits[..written.len()].copy_from_slice(written);
+        Some(VideoSel {
+            half,
+            digits,
+            len: written.len() as u8,
+        })
+    }
+
+    /// The digits in written order (`.b3210` gives `[3, 2, 1, 0]`).
+    pub fn digits(&self) -> &[u8] {
+        &self.digits[..self.len as usize]
+    }
+}
+
+impl std::fmt::Display for VideoSel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.half { ".h" } else { ".b" })?;
+        for d in self.digits() {
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
 /// An immediate value. Integers keep their 64-bit two's-complement bits;
 /// floats keep their exact bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -405,6 +457,14 @@ pub enum OperandKind {
     List(Vec<Operand>),
     /// `!p`: a negated predicate source.
     Not(Box<Operand>),
+    /// `-a`: a negated register (`vmad`'s `{-}a, {-}b, {-}c`).
+    Neg(Box<Operand>),
+    /// `a.b0`, `d.h10`, `b.b7654`: a video instruction's operand with a
+    /// byte/half-word selector or destination mask.
+    Select {
+        base: Box<Operand>,
+        sel: VideoSel,
+    },
     /// `p|q`: setp's two predicate destinations.
     PredPair(String, String),
     /// `_`: a sink (discarded destination or unnamed parameter).

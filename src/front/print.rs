@@ -373,6 +373,14 @@ fn write_operand(out: &mut String, op: &Operand) -> fmt::Result {
             out.push('!');
             write_operand(out, inner)
         }
+        OperandKind::Neg(inner) => {
+            out.push('-');
+            write_operand(out, inner)
+        }
+        OperandKind::Select { base, sel } => {
+            write_operand(out, base)?;
+            write!(out, "{sel}")
+        }
         OperandKind::PredPair(a, b) => write!(out, "{a}|{b}"),
         OperandKind::Sink => {
             out.push('_');

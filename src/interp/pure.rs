@@ -51,6 +51,7 @@ pub fn is_pure(kind: &OpKind) -> bool {
             | OpKind::Setp { .. }
             | OpKind::Set { .. }
             | OpKind::Selp
+            | OpKind::Video(_)
             | OpKind::Slct { .. }
             | OpKind::Testp { .. }
             | OpKind::Cvt { .. }
@@ -156,6 +157,7 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
             out[0] = set_value(*dty, combine(*comb, r, c), dty.bits());
         }
         OpKind::Selp => out[0] = if src(2) & 1 != 0 { src(0) } else { src(1) },
+        OpKind::Video(v) => out[0] = sem::video::eval(v, src(0), src(1), src(2)),
         OpKind::Slct { cty, ftz } => {
             let c = src(2);
             let pick_a = match cty {

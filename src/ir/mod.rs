@@ -513,6 +513,10 @@ pub enum OpKind {
         ftz: bool,
         combine: Option<BoolOp>,
     },
+    /// A video instruction (`vadd`...`vset4`, PTX ISA §9.7.16): srcs `a, b,
+    /// c` (32-bit; `c` is 0 when the instruction has none), dst `d`; the
+    /// value is [`crate::sem::video::eval`].
+    Video(crate::sem::video::VideoOp),
     /// `selp`: srcs `a, b, p`: `p ? a : b`.
     Selp,
     /// `slct.dty.cty`: srcs `a, b, c`: `c >= 0 ? a : b`.

@@ -80,7 +80,7 @@ fn function(module: &Module, f: &Function) -> Result<(), String> {
                 OpKind::IntBin { .. } => (2, 1),
                 OpKind::IntTern { .. } => (3, 1),
                 OpKind::Setp { .. } | OpKind::Set { .. } => (2, 1),
-                OpKind::Selp | OpKind::Slct { .. } => (3, 1),
+                OpKind::Selp | OpKind::Slct { .. } | OpKind::Video(_) => (3, 1),
                 OpKind::Ld { .. } => (1, 1),
                 OpKind::St { .. } => (2, 0),
                 OpKind::Atom { .. } => (2, 0),

@@ -4,7 +4,8 @@
 //! comparisons, atomic value updates), [`float`] (floating-point arithmetic
 //! with PTX rounding, ftz, saturation and NaN rules; comparisons; `testp`),
 //! [`cvt`] (every `cvt` type pair and modifier), [`mbarrier`] (the
-//! `mbarrier` object's state and operations). The interpreter calls them
+//! `mbarrier` object's state and operations), [`video`] (the video
+//! instructions `vadd`...`vset4`). The interpreter calls them
 //! per lane; the JIT calls them for operations it does not inline. They are
 //! the executable definition of PTX semantics in warpjit, tested against the
 //! PTX ISA's rules.
@@ -14,4 +15,5 @@ pub mod float;
 pub mod int;
 pub mod mbarrier;
 pub mod tensor;
+pub mod video;
 pub mod wgmma;

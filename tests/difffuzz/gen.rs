@@ -6,8 +6,9 @@
 //! values: 0, -1, MIN, MAX, NaN, infinities, -0.0, subnormals), runs a random
 //! program over integer (8 to 64 bits), f16, f32, f64 and predicate
 //! registers — arithmetic with every rounding and `.ftz`/`.sat`, conversions,
-//! comparisons, divergent if/else, bounded loops (some only loading, which the
-//! JIT runs as regions), guarded instructions, shared memory with barriers,
+//! comparisons, the video instructions (scalar, `vmad`, SIMD), divergent
+//! if/else, bounded loops (some only loading, which the JIT runs as
+//! regions), guarded instructions, shared memory with barriers,
 //! local arrays, generic addresses, shuffles, votes, match and redux,
 //! atomics, calls to a `.func`, printf — and stores every register to its own
 //! slots of `out`. Some programs index memory out of bounds on purpose, so
@@ -214,6 +215,102 @@ impl Gen {
                 format!("selp.b32 {d}, {a}, {b}, {p};")
             }
             _ => format!("abs.s32 {d}, {a};"),
+        };
+        self.line(&format!("{g}{s}"));
+    }
+
+    /// A video instruction (PTX ISA §9.7.16) in any form ptxas accepts.
+    fn video_op(&mut self) {
+        let g = self.guard();
+        let (d, a, b, c) = (self.r(), self.r(), self.r(), self.r());
+        let ty = |rng: &mut Rng| *rng.pick(&["u32", "s32"]);
+        let (t0, t1, t2) = (ty(&mut self.rng), ty(&mut self.rng), ty(&mut self.rng));
+        let sat = if self.rng.chance(40) { ".sat" } else { "" };
+        let part = |rng: &mut Rng| *rng.pick(&["", "", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"]);
+        let (asel, bsel) = (part(&mut self.rng), part(&mut self.rng));
+        let cmp = *self.rng.pick(&["eq", "ne", "lt", "le", "gt", "ge"]);
+        let s = match self.rng.below(6) {
+            // Scalar: plain, with a secondary operation, or with a data merge.
+            0..=1 => {
+                let (op, types) = match self.rng.below(8) {
+                    0 => ("vadd", format!(".{t0}.{t1}.{t2}{sat}")),
+                    1 => ("vsub", format!(".{t0}.{t1}.{t2}{sat}")),
+                    2 => ("vabsdiff", format!(".{t0}.{t1}.{t2}{sat}")),
+                    3 => ("vmin", format!(".{t0}.{t1}.{t2}{sat}")),
+                    4 => ("vmax", format!(".{t0}.{t1}.{t2}{sat}")),
+                    5 | 6 => {
+                        let op = *self.rng.pick(&["vshl", "vshr"]);
+                        let mode = *self.rng.pick(&[".clamp", ".wrap"]);
+                        (op, format!(".{t0}.{t1}.u32{mode}{sat}"))
+                    }
+                    _ => ("vset", format!(".{t1}.{t2}.{cmp}")),
+                };
+                match self.rng.below(3) {
+                    0 => format!("{op}{types} {d}, {a}{asel}, {b}{bsel};"),
+                    1 => {
+                        let op2 = *self.rng.pick(&["add", "min", "max"]);
+                        format!("{op}{types}.{op2} {d}, {a}{asel}, {b}{bsel}, {c};")
+                    }
+                    _ => {
+                        let dsel = *self.rng.pick(&[".b0", ".b1", ".b2", ".b3", ".h0", ".h1"]);
+                        format!("{op}{types} {d}{dsel}, {a}{asel}, {b}{bsel}, {c};")
+                    }
+                }
+            }
+            2 => {
+                // vmad: the product or c negated, or .po; scaled, saturated.
+                let (na, nb, nc, po) = match self.rng.below(6) {
+                    0 => ("-", "", "", ""),
+                    1 => ("", "-", "", ""),
+                    2 => ("-", "-", "", ""),
+                    3 => ("", "", "-", ""),
+                    4 => ("", "", "", ".po"),
+                    _ => ("", "", "", ""),
+                };
+                let scale = *self.rng.pick(&["", ".shr7", ".shr15"]);
+                format!("vmad.{t0}.{t1}.{t2}{po}{sat}{scale} {d}, {na}{a}{asel}, {nb}{b}{bsel}, {nc}{c};")
+            }
+            n => {
+                // SIMD: two half-words or four bytes, with a mask, selectors, .sat or .add.
+                let four = n == 5 || self.rng.chance(50);
+                let ops = ["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset"];
+                let op = *self.rng.pick(&ops);
+                let lanes = if four { 4 } else { 2 };
+                let add = if sat.is_empty() && self.rng.chance(40) {
+                    ".add"
+                } else {
+                    ""
+                };
+                let types = if op == "vset" {
+                    format!(".{t1}.{t2}.{cmp}{add}")
+                } else {
+                    format!(".{t0}.{t1}.{t2}{sat}{add}")
+                };
+                let (kind, digits) = if four { ('b', 8) } else { ('h', 4) };
+                let sel = |rng: &mut Rng| {
+                    if rng.chance(50) {
+                        return String::new();
+                    }
+                    let mut s = format!(".{kind}");
+                    for _ in 0..lanes {
+                        s.push(char::from(b'0' + rng.below(digits) as u8));
+                    }
+                    s
+                };
+                let (asel, bsel) = (sel(&mut self.rng), sel(&mut self.rng));
+                let mut mask = String::new();
+                for k in (0..lanes).rev() {
+                    if self.rng.chance(60) {
+                        mask.push(char::from(b'0' + k as u8));
+                    }
+                }
+                let mask = if mask.is_empty() || self.rng.chance(30) {
+                    String::new()
+                } else {
+                    format!(".{kind}{mask}")
+                };
+                format!("{op}{lanes}{types} {d}{mask}, {a}{asel}, {b}{bsel}, {c};")
+            }
         };
         self.line(&format!("{g}{s}"));
     }
@@ -425,13 +522,14 @@ impl Gen {
     /// A run of random straight-line ops.
     fn straight(&mut self, n: u64) {
         for _ in 0..n {
-            match self.rng.below(10) {
+            match self.rng.below(11) {
                 0..=2 => self.int32_op(),
                 3 => self.int64_op(),
                 4..=5 => self.float_op(),
                 6 => self.convert(),
                 7 => self.compare(),
                 8 => self.local_access(),
+                10 => self.video_op(),
                 _ => self.global_load(),
             }
         }

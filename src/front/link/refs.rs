@@ -117,7 +117,8 @@ fn operand(op: &mut Operand, local: &HashSet<String>, f: &mut dyn FnMut(&mut Str
             }
             return;
         }
-        OperandKind::Not(inner) => return operand(inner, local, f),
+        OperandKind::Not(inner) | OperandKind::Neg(inner) => return operand(inner, local, f),
+        OperandKind::Select { base, .. } => return operand(base, local, f),
         _ => return,
     };
     // Registers (`%r1`) and special registers are never module-scope names.

@@ -1,11 +1,12 @@
 //! Operands (PTX ISA §6.4): registers and symbols with vector components,
 //! immediates, vectors `{...}`, addresses `[...]`, call lists `(...)`,
-//! negated predicates `!p`, predicate pairs `p|q` and the sink `_`.
+//! negated predicates `!p`, negated registers `-a` and video selectors
+//! `a.b0`/`d.h10` (§9.7.16), predicate pairs `p|q` and the sink `_`.
 
 use super::lex::{expected, failure, ident, int_lit, is_ident_char, number, opt_sym, ws, PResult};
 use super::Ctx;
 use crate::front::diag::DiagnosticKind;
-use crate::front::instr::{Component, Operand, OperandKind};
+use crate::front::instr::{Component, Operand, OperandKind, VideoSel};
 
 /// Nesting limit for `{...}`, `[...]`, `(...)` and `!` (keeps hostile input off the stack).
 const MAX_NESTING: u32 = 32;
@@ -37,6 +38,15 @@ impl<'a> Ctx<'a> {
             }
             '[' => self.address(&i[1..], depth)?,
             '_' if !i[1..].starts_with(is_ident_char) => (&i[1..], OperandKind::Sink),
+            // `-%r1`, `-x`: a negated register or symbol (a `-` before a digit
+            // is a negative number).
+            '-' if i[1..].starts_with(|c: char| {
+                c == '%' || c.is_ascii_alphabetic() || c == '_' || c == '$'
+            }) =>
+            {
+                let (rest, inner) = self.operand(&i[1..], depth + 1)?;
+                (rest, OperandKind::Neg(Box::new(inner)))
+            }
             c if c.is_ascii_digit() || c == '-' => {
                 let (rest, imm) = number(i)?;
                 (rest, OperandKind::Imm(imm))
@@ -114,6 +124,22 @@ impl<'a> Ctx<'a> {
                 ));
             }
         }
+        if let (r, Some(sel)) = video_sel(rest)? {
+            let base = Operand {
+                kind: OperandKind::Name {
+                    name: name.to_string(),
+                    component: None,
+                },
+                span: self.span(i, rest),
+            };
+            return Ok((
+                r,
+                OperandKind::Select {
+                    base: Box::new(base),
+                    sel,
+                },
+            ));
+        }
         let (r, ()) = ws(rest)?;
         if r.starts_with('+') || (r.starts_with('-') && !r.starts_with("->")) {
             let (r2, offset) = offset_suffix(r)?;
@@ -140,6 +166,34 @@ impl<'a> Ctx<'a> {
                 component: None,
             },
         ))
+    }
+}
+
+/// A video selector or mask after a name (`.b0`, `.h10`, `.b3210`): `Some`
+/// when `i` starts with `.b` or `.h` and digits; more than four digits is an
+/// error.
+fn video_sel(i: &str) -> PResult<'_, Option<VideoSel>> {
+    let b = i.as_bytes();
+    if b.len() < 3 || b[0] != b'.' || !matches!(b[1], b'b' | b'h') || !b[2].is_ascii_digit() {
+        return Ok((i, None));
+    }
+    let n = b[2..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let end = 2 + n;
+    if i[end..].starts_with(is_ident_char) {
+        return Ok((i, None));
+    }
+    let digits: Vec<u8> = b[2..end].iter().map(|c| c - b'0').collect();
+    match VideoSel::new(b[1] == b'h', &digits) {
+        Some(sel) => Ok((&i[end..], Some(sel))),
+        None => failure(
+            i,
+            DiagnosticKind::Syntax,
+            format!(
+                "`{}` is not a video selector (at most four digits)",
+                &i[..end]
+            ),
+            end,
+        ),
     }
 }
 

@@ -129,6 +129,9 @@ impl FnLower<'_> {
             Ldmatrix | Stmatrix | Mma => self.matrix(ins, &m),
             Wgmma => self.wgmma(ins, &m),
             Mbarrier => self.mbarrier(ins, &m),
+            Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset | Vadd2 | Vsub2
+            | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4 | Vabsdiff4
+            | Vmin4 | Vmax4 | Vset4 => self.video(ins, &m),
             op => Err(unsupported(
                 ins.span,
                 format_args!("`{}`", instruction_name(ins, op)),

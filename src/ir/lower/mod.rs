@@ -4,7 +4,8 @@
 //! static and dynamic shared memory), declares every function with its
 //! parameter layout, then lowers each body ([`func`]), one PTX instruction
 //! at a time ([`instr`] for arithmetic, [`mem`] for memory, [`warp`] for warp
-//! and CTA operations and calls). Anything the IR cannot express yet is an
+//! and CTA operations and calls, [`video`] for the video instructions).
+//! Anything the IR cannot express yet is an
 //! `unsupported: <instruction>` diagnostic at its span, at load time.
 
 mod func;
@@ -15,6 +16,7 @@ mod mbarrier;
 mod mem;
 mod mods;
 mod names;
+mod video;
 mod warp;
 
 use std::collections::HashMap;
