@@ -13,3 +13,4 @@ pub mod float;
 pub mod int;
 pub mod tensor;
 pub mod wgmma;
+pub mod wmma;
