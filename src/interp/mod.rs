@@ -16,6 +16,7 @@ pub(crate) mod lanes;
 mod matrix;
 pub mod pure;
 mod warp;
+mod wmma;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;

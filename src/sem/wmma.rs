@@ -138,7 +138,7 @@ impl WmmaFrag {
     }
 
     /// Registers holding distinct elements (each element exactly once).
-    fn unique(&self) -> usize {
+    pub fn unique(&self) -> usize {
         let (r, c) = self.dims();
         r * c / 32 / self.ty.per_reg()
     }

@@ -128,6 +128,7 @@ impl FnLower<'_> {
             | Nanosleep | Pmevent => self.warp(ins, &m),
             Ldmatrix | Stmatrix | Mma => self.matrix(ins, &m),
             Wgmma => self.wgmma(ins, &m),
+            Wmma => self.wmma(ins, &m),
             op => Err(unsupported(
                 ins.span,
                 format_args!("`{}`", instruction_name(ins, op)),

@@ -15,6 +15,7 @@ mod mem;
 mod mods;
 mod names;
 mod warp;
+mod wmma;
 
 use std::collections::HashMap;
 
