@@ -53,6 +53,17 @@ def cuda_include_dir() -> str:
     raise RuntimeError("CUDA headers not found: pip install -r ptx-samples/gen/requirements.txt")
 
 
+def crt_include_options() -> list:
+    """`-I` for crt/mma.h (what mma.h includes), shipped in nvidia-cuda-nvcc-cu12."""
+    import nvidia
+
+    for base in list(nvidia.__path__):
+        inc = os.path.join(base, "cuda_nvcc", "include")
+        if os.path.isfile(os.path.join(inc, "crt", "mma.h")):
+            return [f"-I{inc}"]
+    return []
+
+
 def gen_sample(name: str) -> None:
     d = os.path.join(CUDA_DIR, name)
     with open(os.path.join(d, "sample.json")) as f:
@@ -64,13 +75,17 @@ def gen_sample(name: str) -> None:
         os.remove(os.path.join(d, old))
     written = []
     base = None
-    for arch in ARCHS:
+    # sample.json's "archs" narrows the list (bf16/tf32/f64/integer WMMA need compute_80).
+    for arch in spec.get("archs", ARCHS):
         # A fixed absolute program name keeps `.file` (and assert messages)
         # independent of where the script runs.
         ptx = nvrtc.compile_to_ptx(
             src,
             f"/ptx-samples/cuda/{name}/kernel.cu",
-            [f"--gpu-architecture={arch}", f"-I{cuda_include_dir()}"] + BASE_OPTIONS + extra,
+            [f"--gpu-architecture={arch}", f"-I{cuda_include_dir()}"]
+            + crt_include_options()
+            + BASE_OPTIONS
+            + extra,
         )
         if arch == "compute_80":
             base = ptx_body(ptx)
