@@ -46,7 +46,7 @@ impl Warp {
                         .reg_value(cta, &op.srcs[0], l)
                         .wrapping_add(*offset as u64);
                     let stride = self.reg_value(cta, &op.srcs[1], l) as u32 as u64;
-                    for reg in 0..unique {
+                    for (reg, lanes) in regs.iter_mut().enumerate().take(unique) {
                         let mut value = 0u64;
                         for e in 0..frag.per_reg() {
                             let (off, shift) = element_offset(frag, *row_major, stride, reg, l, e);
@@ -61,7 +61,7 @@ impl Warp {
                             }
                             value |= v << (e as u32 * bits);
                         }
-                        regs[reg][l] = value;
+                        lanes[l] = value;
                     }
                 }
                 for reg in unique..regs.len() {
