@@ -66,6 +66,17 @@ def cccl_include_dir() -> str:
     raise RuntimeError("libcu++ headers not found: pip install -r ptx-samples/gen/requirements.txt")
 
 
+def crt_include_options() -> list:
+    """`-I` for crt/mma.h (what mma.h includes), shipped in nvidia-cuda-nvcc-cu12."""
+    import nvidia
+
+    for base in list(nvidia.__path__):
+        inc = os.path.join(base, "cuda_nvcc", "include")
+        if os.path.isfile(os.path.join(inc, "crt", "mma.h")):
+            return [f"-I{inc}"]
+    return []
+
+
 def gen_sample(name: str) -> None:
     d = os.path.join(CUDA_DIR, name)
     with open(os.path.join(d, "sample.json")) as f:
@@ -86,6 +97,7 @@ def gen_sample(name: str) -> None:
             src,
             f"/ptx-samples/cuda/{name}/kernel.cu",
             [f"--gpu-architecture={arch}", f"-I{cuda_include_dir()}", f"-I{cccl_include_dir()}"]
+            + crt_include_options()
             + BASE_OPTIONS
             + extra,
         )

@@ -67,7 +67,10 @@ impl Warp {
         let mut f = self.fault(cta, kind, lane as u32, Some(op), msg);
         let atomic = matches!(op.kind, OpKind::Atom { .. });
         let write = match op.kind {
-            OpKind::St { .. } | OpKind::Stmatrix { .. } | OpKind::Atom { .. } => true,
+            OpKind::St { .. }
+            | OpKind::Stmatrix { .. }
+            | OpKind::WmmaStore { .. }
+            | OpKind::Atom { .. } => true,
             OpKind::CpAsync { .. } => r.space == Space::Shared,
             _ => false,
         };
@@ -191,6 +194,9 @@ impl Warp {
             | OpKind::Mma { .. }
             | OpKind::Wgmma { .. } => self.matrix(cta, op, mask)?,
             OpKind::Mbarrier { .. } => return self.mbarrier(cta, op, mask),
+            OpKind::WmmaLoad { .. } | OpKind::WmmaStore { .. } | OpKind::WmmaMma { .. } => {
+                self.wmma(cta, op, mask)?
+            }
             OpKind::CpAsync {
                 size,
                 dst_offset,

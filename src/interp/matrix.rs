@@ -9,7 +9,7 @@ use crate::ir::{Op, OpKind, Src};
 use crate::sem::tensor;
 
 impl Warp {
-    fn require_full_warp(&self, cta: &Cta, op: &Op, mask: u32) -> Result<(), Fault> {
+    pub(super) fn require_full_warp(&self, cta: &Cta, op: &Op, mask: u32) -> Result<(), Fault> {
         let live = self.valid & !self.exited;
         if mask != live || live != u32::MAX {
             let msg = format!("`.sync.aligned` matrix instruction executed by lanes {mask:#010x} only; the whole warp must execute it");
@@ -24,7 +24,7 @@ impl Warp {
         Ok(())
     }
 
-    fn reg_value(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
+    pub(super) fn reg_value(&self, cta: &Cta, src: &Src, lane: usize) -> u64 {
         match *src {
             Src::Reg(r) => self.frames.last().unwrap().regs[self.row(cta, r)][lane],
             Src::Imm(v) => v,
@@ -33,7 +33,7 @@ impl Warp {
     }
 
     /// `reg_value` in every lane.
-    fn reg_lanes(&self, cta: &Cta, src: &Src) -> [u64; 32] {
+    pub(super) fn reg_lanes(&self, cta: &Cta, src: &Src) -> [u64; 32] {
         match *src {
             Src::Reg(r) => self.frames.last().unwrap().regs[self.row(cta, r)],
             Src::Imm(v) => [v; 32],

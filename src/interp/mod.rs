@@ -17,6 +17,7 @@ mod matrix;
 mod mbarrier;
 pub mod pure;
 mod warp;
+mod wmma;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;

@@ -584,6 +584,27 @@ pub enum OpKind {
         kind: crate::sem::tensor::MmaKind,
         regs: [u8; 4],
     },
+    /// `wmma.load.{a,b,c}.sync.aligned`: srcs `addr, stride` (in elements),
+    /// dsts the fragment's registers (layout: [`crate::sem::wmma`]).
+    WmmaLoad {
+        frag: crate::sem::wmma::WmmaFrag,
+        row_major: bool,
+        space: Space,
+        offset: i64,
+    },
+    /// `wmma.store.d.sync.aligned`: srcs `addr, stride, regs...`.
+    WmmaStore {
+        frag: crate::sem::wmma::WmmaFrag,
+        row_major: bool,
+        space: Space,
+        offset: i64,
+    },
+    /// `wmma.mma.sync.aligned`: srcs the A, B and C fragments' registers in
+    /// order (`regs`: how many of each, A, B, C, D), dsts the D fragment.
+    WmmaMma {
+        kind: crate::sem::wmma::WmmaKind,
+        regs: [u8; 4],
+    },
     /// `wgmma.mma_async.sync.aligned.m64nNk16.f32`: srcs `desc_a, desc_b,
     /// scale_d, acc...` (the accumulators are read and written), dsts `acc...`.
     /// Each warp computes its 16 rows of the warpgroup's D.

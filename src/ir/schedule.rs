@@ -64,9 +64,9 @@ fn class(op: &Op) -> Class {
             Space::KernelParam | Space::Const => Class::Pure,
             _ => Class::Load,
         },
-        OpKind::Ldmatrix { .. } => Class::Load,
+        OpKind::Ldmatrix { .. } | OpKind::WmmaLoad { .. } => Class::Load,
         OpKind::St { .. } | OpKind::Atom { .. } | OpKind::CpAsync { .. } => Class::Store,
-        OpKind::Stmatrix { .. } => Class::Store,
+        OpKind::Stmatrix { .. } | OpKind::WmmaStore { .. } => Class::Store,
         OpKind::ReadSpecial(
             SpecialReg::Clock
             | SpecialReg::ClockHi
@@ -94,7 +94,9 @@ fn class(op: &Op) -> Class {
 
 fn latency(op: &Op) -> u32 {
     match &op.kind {
-        OpKind::Ld { space, .. } | OpKind::Ldmatrix { space, .. } => match space {
+        OpKind::Ld { space, .. }
+        | OpKind::Ldmatrix { space, .. }
+        | OpKind::WmmaLoad { space, .. } => match space {
             Space::Shared => SHARED_LATENCY,
             Space::KernelParam | Space::Const | Space::FrameParam => ALU_LATENCY,
             _ => LOAD_LATENCY,

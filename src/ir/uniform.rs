@@ -63,6 +63,13 @@ pub fn analyze(f: &Function) -> Uniformity {
                     | OpKind::Mbarrier { .. }
                     | OpKind::Shfl { .. }
                     | OpKind::Match { .. } => true,
+                    // Matrix fragments differ by lane even from a uniform
+                    // address (`wmma.load`'s is the whole matrix's).
+                    OpKind::Ldmatrix { .. }
+                    | OpKind::WmmaLoad { .. }
+                    | OpKind::Mma { .. }
+                    | OpKind::WmmaMma { .. }
+                    | OpKind::Wgmma { .. } => true,
                     // Warp-wide results are the same in every active lane.
                     OpKind::Vote { .. } | OpKind::Redux { .. } | OpKind::Activemask => {
                         divergent_block[b]

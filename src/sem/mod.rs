@@ -17,3 +17,4 @@ pub mod mbarrier;
 pub mod tensor;
 pub mod video;
 pub mod wgmma;
+pub mod wmma;

@@ -167,8 +167,10 @@ fn mem_key(kind: &OpKind) -> Option<(MemKind, bool)> {
     let constant = |s: &Space| matches!(s, Space::Const | Space::KernelParam | Space::FrameParam);
     match kind {
         OpKind::Ld { space, .. } => Some((MemKind::Load, constant(space))),
-        OpKind::Ldmatrix { .. } => Some((MemKind::Load, false)),
-        OpKind::St { .. } | OpKind::Stmatrix { .. } => Some((MemKind::Store, false)),
+        OpKind::Ldmatrix { .. } | OpKind::WmmaLoad { .. } => Some((MemKind::Load, false)),
+        OpKind::St { .. } | OpKind::Stmatrix { .. } | OpKind::WmmaStore { .. } => {
+            Some((MemKind::Store, false))
+        }
         OpKind::Atom { .. } => Some((MemKind::Atomic, false)),
         OpKind::CpAsync { .. } => Some((MemKind::AsyncCopy, false)),
         _ => None,

@@ -103,6 +103,10 @@ fn class_of(unit: Unit, kind: &OpKind) -> (UnitClass, MemClass) {
             }
         }
         OpKind::CpAsync { .. } => MemClass::Dynamic,
+        OpKind::WmmaLoad { space, .. } | OpKind::WmmaStore { space, .. } => match space {
+            Space::Shared => MemClass::Shared,
+            _ => MemClass::Dynamic,
+        },
         _ => MemClass::None,
     };
     let class = match unit {

@@ -18,6 +18,7 @@ mod mods;
 mod names;
 mod video;
 mod warp;
+mod wmma;
 
 use std::collections::HashMap;
 
