@@ -133,7 +133,7 @@ fn warps_spinning_for_each_other_finish() {
     for (name, pause) in [
         ("nanosleep", "nanosleep.u32 100;"),
         ("globaltimer", "mov.u64 %rd1, %globaltimer;"),
-        // A bare poll: the loop's back edge hands the turn on.
+        // A bare poll: the volatile load, run again, hands the turn on.
         ("poll", "add.u32 %r3, %r3, 1;"),
     ] {
         let path = write_ptx("mbar-spin", &format!("{name}.ptx"), &spin_on_flag(pause));

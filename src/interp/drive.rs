@@ -10,17 +10,11 @@
 
 use std::sync::atomic::Ordering;
 
-use cranelift_codegen::entity::EntityRef;
-
 use super::abi::{self, Piece};
 use super::warp::{Entry, Flow, Frame, State, Warp};
 use super::{Cta, Fault, FaultKind};
 use crate::ir::{self, Block, BlockData, FuncId, Function, Op, OpKind, Space, Terminator};
 use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
-
-/// Back edges a warp takes in one turn before it yields to the other warps
-/// of its CTA ([`Warp::back_edge`]).
-const SPIN_TURN: u32 = 64;
 
 /// Where a settled warp stands: the next instruction to issue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +149,7 @@ impl Warp {
         let module = ctx.module;
         let mut steps: u64 = 0;
         self.yielded = None;
-        self.back_edges = 0;
+        self.last_poll = None;
         loop {
             if !self.settle() {
                 break;
@@ -187,9 +181,6 @@ impl Warp {
                 steps = 0;
             }
             self.terminator(cta, func, &top)?;
-            if self.back_edge(&top) {
-                break;
-            }
         }
         cta.output.warp_instructions += steps;
         // What this call ran is charged to the launch from call to call: a
@@ -200,32 +191,6 @@ impl Warp {
             self.charge_pending(cta)?;
         }
         Ok(())
-    }
-
-    /// After a terminator run from `from`: whether the warp went back to an
-    /// earlier block (or the same) for the [`SPIN_TURN`]th time in this
-    /// turn, and so gives the other warps theirs. Warps that wait for each
-    /// other by polling memory (a flag, a lock, the tile barriers of
-    /// cooperative groups) loop back while they wait; turns taken this way
-    /// let the others run, and cost a long loop one return to the scheduler
-    /// per [`SPIN_TURN`] iterations. (Lanes of one diverged warp that
-    /// wait for each other still hang: the SIMT stack runs one path to its
-    /// reconvergence before the next, where Volta's independent thread
-    /// scheduling interleaves them.)
-    fn back_edge(&mut self, from: &Entry) -> bool {
-        let Some(to) = self.frames.last().and_then(|f| f.stack.last()) else {
-            return false;
-        };
-        if to.pc != 0 || to.block.index() > from.block.index() {
-            return false;
-        }
-        self.back_edges += 1;
-        if self.back_edges < SPIN_TURN {
-            return false;
-        }
-        self.back_edges = 0;
-        self.yielded = Some(false);
-        true
     }
 
     /// Charges the steps not yet charged to the launch's budget, checking
@@ -614,7 +579,9 @@ impl Warp {
     /// space, offset, bytes per lane), if it does.
     fn access_shape(op: &Op) -> Option<(AccessKind, Space, i64, u32)> {
         let shape = match &op.kind {
-            OpKind::Ld { space, ty, offset } => (
+            OpKind::Ld {
+                space, ty, offset, ..
+            } => (
                 AccessKind::Load,
                 *space,
                 *offset,

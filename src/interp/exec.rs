@@ -121,7 +121,12 @@ impl Warp {
                 }
             }
             OpKind::Nanosleep => return Ok(Flow::Yield { mbarrier: false }),
-            OpKind::Ld { space, ty, offset } => {
+            OpKind::Ld {
+                space,
+                ty,
+                offset,
+                poll,
+            } => {
                 let size = ty.bytes() as u64;
                 let n = op.dsts.len() as u64;
                 for l in lanes {
@@ -135,6 +140,9 @@ impl Warp {
                         let v = extend(*ty, self.load_place(cta, p, size, l));
                         self.write(cta, op.dsts[k as usize], l, v);
                     }
+                }
+                if *poll && self.polls_again() {
+                    return Ok(Flow::Yield { mbarrier: false });
                 }
             }
             OpKind::St { space, ty, offset } => {

@@ -9,7 +9,9 @@
 //! on these instructions (`cuda::barrier::wait`, `cuda::pipeline`), so
 //! without the yield a warp would spin alone forever. The scheduler
 //! (`interp::schedule`) reports a deadlock when the CTA's warps keep
-//! yielding while no mbarrier changes.
+//! yielding while no mbarrier changes. Polling loads (`.volatile`,
+//! `.relaxed`, `.acquire`) that a warp runs twice in a turn yield too
+//! ([`Warp::polls_again`]).
 
 use super::lanes::Place;
 use super::warp::{Flow, Warp};
@@ -115,5 +117,24 @@ impl Warp {
             Some(op),
             format!("mbarrier: {e}"),
         )
+    }
+}
+
+impl Warp {
+    /// After a polling load (`OpKind::Ld::poll`): whether the warp already
+    /// ran this load in its turn, so it is spinning for what other warps
+    /// will write, and yields (the next turn starts counting afresh).
+    /// Both engines run polling loads in the driver, so they yield at the
+    /// same loads and schedule warps alike.
+    pub(super) fn polls_again(&mut self) -> bool {
+        let frame = self.frames.last().unwrap();
+        let e = frame.stack.last().unwrap();
+        let at = (frame.func, e.block, e.pc);
+        if self.last_poll == Some(at) {
+            self.last_poll = None;
+            return true;
+        }
+        self.last_poll = Some(at);
+        false
     }
 }

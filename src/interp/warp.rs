@@ -73,8 +73,9 @@ pub struct Warp {
     /// warp is still ready): `Some(true)` at an `mbarrier` wait that found
     /// its phase incomplete, `Some(false)` at a sleep or a clock poll.
     pub(super) yielded: Option<bool>,
-    /// Back edges taken in the current turn (`Warp::back_edge`).
-    pub(super) back_edges: u32,
+    /// Where the warp last ran a polling load this turn (function, block,
+    /// op): running it again means the warp spins (`OpKind::Ld::poll`).
+    pub(super) last_poll: Option<(FuncId, Block, usize)>,
     /// Where timing pieces record their accesses, and the last traced
     /// piece run: (function, block, first op, traced ops).
     pub(super) trace: Option<Box<abi::Trace>>,
@@ -140,7 +141,7 @@ impl Warp {
             scratch: Vec::new(),
             pending_steps: 0,
             yielded: None,
-            back_edges: 0,
+            last_poll: None,
             trace: None,
             traced: None,
             san_instr: 0,
@@ -200,7 +201,7 @@ impl Warp {
         self.clock = 0;
         self.pending_steps = 0;
         self.yielded = None;
-        self.back_edges = 0;
+        self.last_poll = None;
         self.traced = None;
         match (&mut self.env, ctx.code) {
             (Some(env), Some(_)) => **env = Self::piece_env(ctx, ctaid, index),

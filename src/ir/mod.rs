@@ -532,7 +532,16 @@ pub enum OpKind {
     /// `d = special register`.
     ReadSpecial(SpecialReg),
     /// Load `dsts.len()` elements of `ty` from `srcs[0] + offset` in `space`.
-    Ld { space: Space, ty: Ty, offset: i64 },
+    /// `poll`: a `.volatile`, `.relaxed` or `.acquire` load of memory other
+    /// threads write, what loops that wait for other warps read: it runs in
+    /// the warp driver on both engines, and a warp that runs it twice in a
+    /// turn gives the other warps theirs.
+    Ld {
+        space: Space,
+        ty: Ty,
+        offset: i64,
+        poll: bool,
+    },
     /// Store srcs[1..] (elements of `ty`) to `srcs[0] + offset` in `space`.
     St { space: Space, ty: Ty, offset: i64 },
     /// Atomic read-modify-write at `srcs[0] + offset`: srcs `addr, b[, c]`,

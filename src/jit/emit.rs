@@ -426,7 +426,9 @@ impl PieceBuilder<'_, '_> {
                 let v = self.special(*s);
                 self.write(op.dsts[0], v);
             }
-            OpKind::Ld { space, ty, offset } => self.load(op, index, *space, *ty, *offset),
+            OpKind::Ld {
+                space, ty, offset, ..
+            } => self.load(op, index, *space, *ty, *offset),
             OpKind::St { space, ty, offset } => self.store(op, index, *space, *ty, *offset),
             OpKind::Atom {
                 space, ty, offset, ..

@@ -47,11 +47,8 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
                 | SpecialReg::GlobaltimerHi
                 | SpecialReg::ReservedSmem(_)
         ),
-        OpKind::Ld { .. }
-        | OpKind::St { .. }
-        | OpKind::Atom { .. }
-        | OpKind::Nop
-        | OpKind::Activemask => true,
+        OpKind::Ld { poll, .. } => !poll,
+        OpKind::St { .. } | OpKind::Atom { .. } | OpKind::Nop | OpKind::Activemask => true,
         k => pure::is_pure(k),
     }
 }
@@ -282,6 +279,7 @@ mod tests {
             space,
             ty: Ty::U32,
             offset: 0,
+            poll: false,
         };
         assert!(is_deferrable(&OpKind::Mov));
         assert!(is_deferrable(&OpKind::ReadSpecial(SpecialReg::Tid(0))));

@@ -133,9 +133,21 @@ impl FnLower<'_> {
                     }
                     u => u,
                 };
+                // Loads that synchronize with other threads (what spin loops
+                // read); parameters and constants never change.
+                let poll = m
+                    .kws
+                    .iter()
+                    .any(|k| matches!(k, Kw::Volatile | Kw::Relaxed | Kw::Acquire))
+                    && matches!(space, Space::Global | Space::Shared | Space::Generic);
                 self.emit(
                     ins,
-                    OpKind::Ld { space, ty, offset },
+                    OpKind::Ld {
+                        space,
+                        ty,
+                        offset,
+                        poll,
+                    },
                     dsts,
                     vec![base],
                     unit,
