@@ -84,7 +84,9 @@ enum Command {
 struct RunArgs {
     /// The PTX module.
     file: PathBuf,
-    /// The kernel (may be left out when the module has one).
+    /// The kernel: its PTX name, its C++ name (`MatrixMulCUDA<32>`) or a
+    /// base name only one kernel has (`MatrixMulCUDA`); may be left out
+    /// when the module has one.
     #[arg(long)]
     kernel: Option<String>,
     /// Grid size: X[,Y[,Z]].
@@ -248,7 +250,7 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let kernel = dev.kernel(m, a.kernel.as_deref())?;
+    let kernel = dev.find_kernel(m, a.kernel.as_deref())?;
     let specs = a
         .args
         .iter()
@@ -530,6 +532,9 @@ fn print_summary(source: &SourceFile, module: &ast::Module) {
             })
             .collect();
         println!("  kernel {}({})", f.name, params.join(", "));
+        if let Some((cxx, _)) = warpjit::runtime::kernel_names::demangle(&f.name) {
+            println!("    C++: {cxx}");
+        }
     }
     let funcs = module
         .functions()

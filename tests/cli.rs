@@ -25,6 +25,59 @@ fn check_lists_kernels_and_exits_zero_on_a_clean_sample() {
         "{stdout}"
     );
     assert!(stdout.contains("[24]"), "{stdout}");
+    assert!(
+        stdout.contains("C++: transform(TransformParams, float const*, double*, int)"),
+        "{stdout}"
+    );
+}
+
+/// Two instantiations of a template kernel, `kernel<1>` and `kernel<2>`,
+/// each storing its argument, as NVRTC names them.
+const TEMPLATES: &str = ".version 8.0\n.target sm_80\n.address_size 64\n\n\
+.visible .entry _Z6kernelILi1EEvPi(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\
+\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n\
+.visible .entry _Z6kernelILi2EEvPi(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\
+\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 2;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+
+#[test]
+fn kernel_is_found_by_its_cxx_name_or_an_unambiguous_base_name() {
+    let dir = std::env::temp_dir().join(format!("warpjit-cli-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.ptx");
+    std::fs::write(&path, TEMPLATES).unwrap();
+    let out_file = dir.join("out.bin");
+    let run = |kernel: &str| {
+        warpjit()
+            .arg("run")
+            .arg(&path)
+            .args(["--grid", "1", "--block", "1", "--kernel", kernel])
+            .arg("--arg")
+            .arg(format!("out:4:{}", out_file.display()))
+            .output()
+            .unwrap()
+    };
+    for (name, want) in [
+        ("kernel<2>", 2u32),
+        ("_Z6kernelILi1EEvPi", 1),
+        ("void kernel<1>(int*)", 1),
+    ] {
+        let out = run(name);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = u32::from_le_bytes(std::fs::read(&out_file).unwrap()[..4].try_into().unwrap());
+        assert_eq!(v, want, "{name}");
+    }
+    let out = run("kernel");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`kernel` names 2 kernels"), "{err}");
+    assert!(err.contains("_Z6kernelILi2EEvPi (kernel<2>)"), "{err}");
+    let out = run("kern");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no kernel `kern`"), "{err}");
 }
 
 #[test]

@@ -12,6 +12,7 @@ pub mod args;
 mod checked;
 pub mod heap;
 pub mod ipc;
+pub mod kernel_names;
 pub mod memory;
 mod options;
 pub mod printf;
