@@ -83,40 +83,6 @@ pub fn display(kernel: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    // Names as nvcc/NVRTC mangle them (PTX of the CUDA samples' matrixMul
-    // and of template kernels written here).
-    const MATMUL32: &str = "_Z13MatrixMulCUDAILi32EEvPfS0_S0_ii";
-    const MATMUL16: &str = "_Z13MatrixMulCUDAILi16EEvPfS0_S0_ii";
-    const SCALE: &str = "_ZN6blocks5scaleIfEEvPT_S1_i";
-
-    #[test]
-    fn demangled_names_and_base_names_find_their_kernel() {
-        let kernels = [MATMUL32, MATMUL16, SCALE, "saxpy"];
-        assert_eq!(
-            demangle(MATMUL32).unwrap(),
-            (
-                "void MatrixMulCUDA<32>(float*, float*, float*, int, int)".to_string(),
-                "MatrixMulCUDA<32>".to_string()
-            )
-        );
-        assert_eq!(find(&kernels, MATMUL16), Ok(1));
-        assert_eq!(find(&kernels, "MatrixMulCUDA<32>"), Ok(0));
-        assert_eq!(find(&kernels, "blocks::scale<float>"), Ok(2));
-        assert_eq!(find(&kernels, "scale"), Ok(2));
-        assert_eq!(find(&kernels, "blocks::scale"), Ok(2));
-        assert_eq!(find(&kernels, "saxpy"), Ok(3));
-        // Two instantiations share the base name: both are candidates.
-        assert_eq!(find(&kernels, "MatrixMulCUDA"), Err(vec![0, 1]));
-        assert_eq!(find(&kernels, "nothing"), Err(vec![]));
-        assert_eq!(display("saxpy"), "saxpy");
-        assert_eq!(display(MATMUL16), format!("{MATMUL16} (MatrixMulCUDA<16>)"));
-    }
-}
-
 impl super::Device {
     /// Finds a kernel by a name a person types ([`find`]'s rules), or the
     /// only one when `name` is `None`; an unknown or ambiguous name is an
@@ -154,5 +120,39 @@ impl super::Device {
                 list(&(0..names.len()).collect::<Vec<_>>())
             ))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Names as nvcc/NVRTC mangle them (PTX of the CUDA samples' matrixMul
+    // and of template kernels written here).
+    const MATMUL32: &str = "_Z13MatrixMulCUDAILi32EEvPfS0_S0_ii";
+    const MATMUL16: &str = "_Z13MatrixMulCUDAILi16EEvPfS0_S0_ii";
+    const SCALE: &str = "_ZN6blocks5scaleIfEEvPT_S1_i";
+
+    #[test]
+    fn demangled_names_and_base_names_find_their_kernel() {
+        let kernels = [MATMUL32, MATMUL16, SCALE, "saxpy"];
+        assert_eq!(
+            demangle(MATMUL32).unwrap(),
+            (
+                "void MatrixMulCUDA<32>(float*, float*, float*, int, int)".to_string(),
+                "MatrixMulCUDA<32>".to_string()
+            )
+        );
+        assert_eq!(find(&kernels, MATMUL16), Ok(1));
+        assert_eq!(find(&kernels, "MatrixMulCUDA<32>"), Ok(0));
+        assert_eq!(find(&kernels, "blocks::scale<float>"), Ok(2));
+        assert_eq!(find(&kernels, "scale"), Ok(2));
+        assert_eq!(find(&kernels, "blocks::scale"), Ok(2));
+        assert_eq!(find(&kernels, "saxpy"), Ok(3));
+        // Two instantiations share the base name: both are candidates.
+        assert_eq!(find(&kernels, "MatrixMulCUDA"), Err(vec![0, 1]));
+        assert_eq!(find(&kernels, "nothing"), Err(vec![]));
+        assert_eq!(display("saxpy"), "saxpy");
+        assert_eq!(display(MATMUL16), format!("{MATMUL16} (MatrixMulCUDA<16>)"));
     }
 }
