@@ -22,6 +22,9 @@ pub enum Error {
     /// An argument to the API was wrong (launch configuration, sizes, names).
     #[error("{0}")]
     InvalidArgument(String),
+    /// A cooperative launch of more CTAs than can be resident at once.
+    #[error("cooperative launch of {blocks} blocks: only {resident} can be resident at once")]
+    CooperativeTooLarge { blocks: u64, resident: u64 },
     /// The device arena is full.
     #[error("out of device memory: cannot allocate {requested} bytes (arena of {capacity} bytes)")]
     OutOfMemory { requested: u64, capacity: u64 },

@@ -84,6 +84,12 @@ enum Command {
 struct RunArgs {
     /// The PTX module.
     file: PathBuf,
+    /// A cooperative launch: every block resident at once, so blocks may
+    /// wait for each other (cooperative groups' `this_grid().sync()`); a
+    /// grid larger than an sm_80 device holds at once (108 SMs times the
+    /// kernel's occupancy) is refused. Untimed runs only.
+    #[arg(long, conflicts_with_all = ["timing", "arch_file"])]
+    cooperative: bool,
     /// The kernel: its PTX name, its C++ name (`MatrixMulCUDA<32>`) or a
     /// base name only one kernel has (`MatrixMulCUDA`); may be left out
     /// when the module has one.
@@ -287,6 +293,21 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
         .timing
         .options(&kernel_name, &a.file, &text, cfg.grid, cfg.block)?;
     let result = match &timing {
+        None if a.cooperative => {
+            let arch = warpjit::timing::Arch::builtin("sm_80").map_err(anyhow::Error::msg)?;
+            let ir = dev.ir(m);
+            let input = warpjit::timing::occupancy::OccupancyInput {
+                block_threads: cfg.block.iter().product(),
+                regs_per_thread: warpjit::timing::regs::estimate(ir, kernel),
+                static_shared: ir.static_shared_of(kernel),
+                dynamic_shared: cfg.shared_bytes,
+            };
+            let per_sm = warpjit::timing::occupancy::occupancy(&arch.limits(), &input)
+                .active_blocks_per_sm as u64;
+            let resident = per_sm * arch.chip.sm_count as u64;
+            dev.launch_cooperative(m, kernel, cfg, &prepared.params, resident)
+                .map(|r| (r, None))
+        }
         Some(t) => dev
             .launch_timed(m, kernel, cfg, &prepared.params, t)
             .map(|(r, t)| (r, Some(t))),

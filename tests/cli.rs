@@ -177,3 +177,49 @@ fn occupancy_command_prints_json() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown architecture `sm_99`"));
 }
+
+#[test]
+fn cooperative_launches_sync_the_grid_and_refuse_what_cannot_be_resident() {
+    let dir = common::repo_root().join("ptx-samples/cuda/grid_sync");
+    let ptx = dir.join("kernel.compute_80.ptx");
+    let tmp = std::env::temp_dir().join(format!("warpjit-cli-coop-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let run = |extra: &[&str], grid: &str| {
+        let mut cmd = warpjit();
+        cmd.arg("run")
+            .arg(&ptx)
+            .args(["--grid", grid, "--block", "256"]);
+        for (bytes, name) in [(40000, "a"), (40000, "b"), (8, "total")] {
+            cmd.arg("--arg").arg(format!(
+                "out:{bytes}:{}",
+                tmp.join(format!("{name}.bin")).display()
+            ));
+        }
+        cmd.args(["--arg", "s32:10000"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--cooperative"], "12");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(tmp.join("total.bin")).unwrap(),
+        std::fs::read(dir.join("total.expected.bin")).unwrap()
+    );
+    // Without a cooperative launch the grid workspace is null: a trap, as on a GPU.
+    let out = run(&[], "12");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("trap"), "{err}");
+    // More blocks than an sm_80 holds at once.
+    let out = run(&["--cooperative"], "100000");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("only") && err.contains("resident at once"),
+        "{err}"
+    );
+}

@@ -60,6 +60,9 @@ fn run_in(sample: &Sample, ptx: &Path, work: &Path) -> Result<(), String> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpjit"));
     cmd.current_dir(work).arg("run").arg(ptx);
     cmd.args(["--kernel", spec["kernel"].as_str().unwrap()]);
+    if spec["cooperative"].as_bool() == Some(true) {
+        cmd.arg("--cooperative");
+    }
     cmd.args([
         "--grid",
         &dims(&spec["grid"]),

@@ -48,9 +48,9 @@ fn effect(op: &Op) -> u8 {
             Space::KernelParam | Space::Const => 0,
             _ => 1,
         },
-        OpKind::Ldmatrix { .. } => 1,
+        OpKind::Ldmatrix { .. } | OpKind::WmmaLoad { .. } => 1,
         OpKind::St { .. } | OpKind::Atom { .. } | OpKind::CpAsync { .. } => 2,
-        OpKind::Stmatrix { .. } => 2,
+        OpKind::Stmatrix { .. } | OpKind::WmmaStore { .. } => 2,
         OpKind::ReadSpecial(
             SpecialReg::Clock
             | SpecialReg::ClockHi
@@ -59,7 +59,7 @@ fn effect(op: &Op) -> u8 {
             | SpecialReg::GlobaltimerLo
             | SpecialReg::GlobaltimerHi,
         ) => 3,
-        OpKind::ReadSpecial(_) | OpKind::Mma { .. } => 0,
+        OpKind::ReadSpecial(_) | OpKind::Mma { .. } | OpKind::WmmaMma { .. } => 0,
         k if warpjit::interp::pure::is_pure(k) => 0,
         _ => 3,
     }

@@ -210,6 +210,7 @@ fn attribute(arch: &Arch, unified: bool, attr: c_int) -> Option<c_int> {
         82 => o.regs_per_sm as c_int, // MAX_REGISTERS_PER_MULTIPROCESSOR
         83 => unified,     // MANAGED_MEMORY (see cuMemAllocManaged)
         89 => unified,     // CONCURRENT_MANAGED_ACCESS: host and kernels share one coherent memory
+        95 => 1,           // COOPERATIVE_LAUNCH (cuLaunchCooperativeKernel)
         99 => 0,           // PAGEABLE_MEMORY_ACCESS
         97 => o.shared_per_block as c_int, // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         106 => o.max_blocks_per_sm as c_int, // MAX_BLOCKS_PER_MULTIPROCESSOR

@@ -177,6 +177,10 @@ pub fn code_of(e: &Error) -> CUresult {
             INVALID_VALUE
         }
         Error::OutOfMemory { .. } => OUT_OF_MEMORY,
+        Error::CooperativeTooLarge { .. } => {
+            eprintln!("warpjit: {e}");
+            720 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        }
         Error::InvalidAddress { .. } => INVALID_VALUE,
         Error::Jit(m) => {
             eprintln!("warpjit: {m}");

@@ -32,17 +32,66 @@ pub unsafe extern "C" fn cuLaunchKernel(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> CUresult {
+    let config = LaunchConfig {
+        grid: [gx, gy, gz],
+        block: [bx, by, bz],
+        shared_bytes: shared,
+    };
+    launch_kernel(f, config, stream, params, extra, false)
+}
+
+/// As `cuLaunchKernel`, every block resident at once (grid-wide sync): a
+/// grid larger than the preset's SMs times the kernel's occupancy is
+/// CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+#[no_mangle]
+pub unsafe extern "C" fn cuLaunchCooperativeKernel(
+    f: Handle,
+    gx: c_uint,
+    gy: c_uint,
+    gz: c_uint,
+    bx: c_uint,
+    by: c_uint,
+    bz: c_uint,
+    shared: c_uint,
+    stream: Handle,
+    params: *mut *mut c_void,
+) -> CUresult {
+    let config = LaunchConfig {
+        grid: [gx, gy, gz],
+        block: [bx, by, bz],
+        shared_bytes: shared,
+    };
+    launch_kernel(f, config, stream, params, std::ptr::null_mut(), true)
+}
+
+unsafe fn launch_kernel(
+    f: Handle,
+    config: LaunchConfig,
+    stream: Handle,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    cooperative: bool,
+) -> CUresult {
     done(need_context().and_then(|()| {
         with_state(|s| {
             let i = (f as usize).wrapping_sub(1);
             let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
             let buf = parameter_bytes(&s.dev(), m, k, params, extra)?;
-            let config = LaunchConfig {
-                grid: [gx, gy, gz],
-                block: [bx, by, bz],
-                shared_bytes: shared,
-            };
             check_config(&s.dev(), m, k, &config)?;
+            let cooperative = match cooperative {
+                true => {
+                    let threads = config.block.iter().product();
+                    let per_sm = blocks_per_sm(s, f, threads, config.shared_bytes)?;
+                    let resident = per_sm as u64 * s.arch.chip.sm_count as u64;
+                    let blocks: u64 = config.grid.iter().map(|&g| g as u64).product();
+                    if blocks > resident {
+                        let e = warpjit::Error::CooperativeTooLarge { blocks, resident };
+                        return Err(crate::errors::code_of(&e));
+                    }
+                    Some(resident)
+                }
+                false => None,
+            };
             // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
             let timing = std::env::var("WARPJIT_TIMING")
                 .ok()
@@ -59,6 +108,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
                 config,
                 params: buf,
                 timing,
+                cooperative,
             };
             submit(s, stream, Op::Launch(Box::new(launch))).map(|_| ())
         })
@@ -197,10 +247,23 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
     let Some(c) = config.as_ref() else {
         return INVALID_VALUE;
     };
-    cuLaunchKernel(
-        f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.shared, c.stream,
-        params, extra,
-    )
+    // CU_LAUNCH_ATTRIBUTE_COOPERATIVE (2): `CUlaunchAttribute` is the id,
+    // padded to 8 bytes, then a 64-byte value union (`int cooperative`).
+    let mut cooperative = false;
+    if !c.attrs.is_null() {
+        for n in 0..c.num_attrs as usize {
+            let attr = (c.attrs as *const u8).add(n * 72);
+            if *(attr as *const u32) == 2 && *(attr.add(8) as *const c_int) != 0 {
+                cooperative = true;
+            }
+        }
+    }
+    let config = LaunchConfig {
+        grid: c.grid,
+        block: [c.block[0], c.block[1], c.block[2]],
+        shared_bytes: c.shared,
+    };
+    launch_kernel(f, config, c.stream, params, extra, cooperative)
 }
 
 /// Blocks of `block` threads of kernel `f` resident per SM, by NVIDIA's

@@ -34,6 +34,8 @@ pub(crate) struct KernelLaunch {
     pub params: Vec<u8>,
     /// `WARPJIT_TIMING`'s preset name, checked at enqueue.
     pub timing: Option<String>,
+    /// A cooperative launch: how many blocks can be resident at once.
+    pub cooperative: Option<u64>,
 }
 
 #[derive(Clone)]
@@ -193,9 +195,13 @@ fn launch_on(device: &Device, l: &KernelLaunch, timing: Option<Arch>) -> Result<
             eprint!("warpjit: {kernel}: {}", timing.to_text(&|_| String::new()));
             report
         }
-        None => device
-            .launch(l.module, l.kernel, l.config, &l.params)
-            .map_err(|e| device_error(&e))?,
+        None => match l.cooperative {
+            Some(resident) => {
+                device.launch_cooperative(l.module, l.kernel, l.config, &l.params, resident)
+            }
+            None => device.launch(l.module, l.kernel, l.config, &l.params),
+        }
+        .map_err(|e| device_error(&e))?,
     };
     print!("{}", report.printf);
     if report.printf_dropped > 0 {

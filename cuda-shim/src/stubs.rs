@@ -209,7 +209,6 @@ stubs! {
     cuKernelGetName,
     cuKernelGetParamInfo,
     cuLaunch,
-    cuLaunchCooperativeKernel,
     cuLaunchCooperativeKernelMultiDevice,
     cuLaunchGrid,
     cuLaunchGridAsync,

@@ -433,6 +433,9 @@ impl Warp {
             SpecialReg::GlobaltimerHi => (ctx.start.elapsed().as_nanos() >> 32) as u32,
             SpecialReg::DynamicSmemSize => ctx.dynamic_shared,
             SpecialReg::TotalSmemSize => super::user_shared_size(ctx) as u32,
+            SpecialReg::Envreg(1) => (ctx.grid_workspace >> 32) as u32,
+            SpecialReg::Envreg(2) => ctx.grid_workspace as u32,
+            SpecialReg::Envreg(_) => 0,
             SpecialReg::ReservedSmem(r) => {
                 let begin = super::reserved_shared_offset(ctx) as u32;
                 let cap = super::RESERVED_SHARED as u32;

@@ -16,6 +16,7 @@ pub(crate) mod lanes;
 mod matrix;
 mod mbarrier;
 pub mod pure;
+mod schedule;
 mod warp;
 mod wmma;
 
@@ -26,6 +27,7 @@ use crate::front::Span;
 use crate::ir::{self, FuncId};
 use crate::runtime::memory::GlobalMemory;
 pub use drive::{Access, AccessKind, Position, Stepped};
+pub use schedule::{run_cta, CtaRun};
 pub use warp::Warp;
 
 /// What went wrong in a thread.
@@ -108,6 +110,10 @@ pub struct LaunchCtx<'a> {
     /// The module reads `%reserved_smem_offset_*`: each CTA also gets
     /// [`RESERVED_SHARED`] bytes of reserved shared memory.
     pub reserved_shared: bool,
+    /// A cooperative launch's grid workspace (device address of the words
+    /// cooperative groups' grid-wide sync counts arrivals in; `%envreg1`/
+    /// `%envreg2`), 0 for other launches.
+    pub grid_workspace: u64,
     /// Warp-instructions the whole launch may still execute.
     pub budget: &'a AtomicU64,
     pub deadline: Option<Instant>,
@@ -256,15 +262,6 @@ impl<'a> Cta<'a> {
             .map(|w| (w.exited & w.valid).count_ones())
             .sum()
     }
-}
-
-/// Runs one CTA to completion.
-pub fn run_cta(ctx: &LaunchCtx, ctaid: [u32; 3]) -> Result<CtaOutput, Fault> {
-    let (mut cta, mut warps) = new_cta(ctx, ctaid);
-    let result = schedule(&mut cta, &mut warps);
-    retire_warps(warps);
-    check::finish_cta(&mut cta);
-    result.map(|()| cta.output)
 }
 
 /// The granularity in which a GPU allocates a CTA's shared memory: 128
@@ -430,88 +427,5 @@ pub fn deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
         span,
         loc: None,
         access: None,
-    }
-}
-
-/// Rounds in which every warp that ran stopped at an `mbarrier` wait while
-/// no mbarrier changed and no barrier completed, before the CTA counts as
-/// deadlocked: each round repeats the one before (the warps' spin loops
-/// read nothing another warp of the CTA changed), so a few suffice; the
-/// margin is for loops that back off by the clock before they retry.
-const SPIN_ROUNDS: u32 = 1000;
-
-/// The fault of a CTA whose live warps keep waiting for `mbarrier` phases
-/// that no warp will complete.
-fn mbarrier_deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
-    let spinning: Vec<&Warp> = warps
-        .iter()
-        .filter(|w| w.yielded.is_some() && !w.done())
-        .collect();
-    let (span, func, thread) =
-        spinning
-            .first()
-            .map(|w| w.position(cta))
-            .unwrap_or((Span::DUMMY, None, [0; 3]));
-    let others: Vec<String> = warps
-        .iter()
-        .filter_map(|w| {
-            w.waiting_on()
-                .map(|b| format!("warp {} at barrier {b}", w.index))
-        })
-        .collect();
-    let names: Vec<String> = spinning.iter().map(|w| w.index.to_string()).collect();
-    Fault {
-        kind: FaultKind::BarrierDeadlock,
-        message: format!(
-            "mbarrier deadlock: warp(s) {} wait for mbarrier phases that never complete (no arrival in {SPIN_ROUNDS} rounds{}{})",
-            names.join(", "),
-            if others.is_empty() { "" } else { "; " },
-            others.join(", ")
-        ),
-        thread,
-        func,
-        span,
-        loc: None,
-        access: None,
-    }
-}
-
-/// Lets the warps of a CTA take turns until all finish, releasing barriers.
-fn schedule(cta: &mut Cta, warps: &mut [Warp]) -> Result<(), Fault> {
-    let mut released = Vec::new();
-    let mut spin_rounds = 0;
-    loop {
-        let mut progressed = false;
-        let mut all_yielded = true;
-        let changes = cta.mbarrier_changes;
-        for w in warps.iter_mut() {
-            if w.runnable() {
-                w.run(cta)?;
-                progressed = true;
-                all_yielded &= w.yielded == Some(true);
-            }
-        }
-        if warps.iter().all(|w| w.done()) {
-            for w in warps.iter_mut() {
-                w.charge_pending(cta)?;
-            }
-            return Ok(());
-        }
-        released.clear();
-        release_barriers(cta, warps, &mut released)?;
-        if !progressed && released.is_empty() {
-            return Err(deadlock(cta, warps));
-        }
-        if progressed && all_yielded && released.is_empty() && cta.mbarrier_changes == changes {
-            spin_rounds += 1;
-            if spin_rounds >= SPIN_ROUNDS {
-                return Err(mbarrier_deadlock(cta, warps));
-            }
-        } else {
-            spin_rounds = 0;
-        }
-        if cta.cancelled() {
-            return Err(Fault::cancelled());
-        }
     }
 }

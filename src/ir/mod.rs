@@ -90,6 +90,17 @@ pub fn uses_device_heap(m: &Module) -> bool {
     })
 }
 
+/// Whether any function of `m` reads an `%envreg` (a cooperative
+/// launch's grid workspace).
+pub fn uses_envregs(m: &Module) -> bool {
+    m.functions.values().any(|f| {
+        f.blocks
+            .values()
+            .flat_map(|b| &b.ops)
+            .any(|op| matches!(op.kind, OpKind::ReadSpecial(SpecialReg::Envreg(_))))
+    })
+}
+
 /// Whether any function of `m` reads a `%reserved_smem_offset_*`
 /// register (cooperative groups' scratch on sm_80 and later).
 pub fn uses_reserved_shared(m: &Module) -> bool {
@@ -406,6 +417,10 @@ pub enum SpecialReg {
     /// the CTA's reserved shared memory lies (see
     /// `interp::RESERVED_SHARED`).
     ReservedSmem(ReservedSmem),
+    /// `%envreg0`..`%envreg31`, the driver's registers: a cooperative
+    /// launch's grid workspace address in 1 (high word) and 2 (low word),
+    /// as cooperative groups' `this_grid()` reads it; 0 otherwise.
+    Envreg(u8),
 }
 
 /// Which `%reserved_smem_offset_*` register.

@@ -37,6 +37,7 @@ fn special_is_uniform(s: SpecialReg) -> bool {
             | SpecialReg::DynamicSmemSize
             | SpecialReg::TotalSmemSize
             | SpecialReg::ReservedSmem(_)
+            | SpecialReg::Envreg(_)
     )
 }
 

@@ -689,8 +689,9 @@ impl PieceBuilder<'_, '_> {
             SpecialReg::Globaltimer
             | SpecialReg::GlobaltimerLo
             | SpecialReg::GlobaltimerHi
-            | SpecialReg::ReservedSmem(_) => {
-                unreachable!("the plan keeps timer and reserved-memory reads out of pieces")
+            | SpecialReg::ReservedSmem(_)
+            | SpecialReg::Envreg(_) => {
+                unreachable!("the plan keeps timer, reserved-memory and envreg reads out of pieces")
             }
         }
     }

@@ -46,6 +46,7 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
                 | SpecialReg::GlobaltimerLo
                 | SpecialReg::GlobaltimerHi
                 | SpecialReg::ReservedSmem(_)
+                | SpecialReg::Envreg(_)
         ),
         OpKind::Ld { poll, .. } => !poll,
         OpKind::St { .. } | OpKind::Atom { .. } | OpKind::Nop | OpKind::Activemask => true,

@@ -10,6 +10,7 @@
 pub mod arena;
 pub mod args;
 mod checked;
+mod cooperative;
 pub mod heap;
 pub mod ipc;
 pub mod kernel_names;
@@ -135,6 +136,9 @@ pub struct Device {
     /// The timing model's L2 as the last timed launch that kept it left it
     /// (`TimingOptions::keep_l2`), with its preset's name.
     timing_l2: std::sync::Mutex<Option<(String, crate::timing::Cache)>>,
+    /// The grid workspace of cooperative launches (`cooperative.rs`), once
+    /// a module that reads `%envreg`s is loaded.
+    grid_workspace: Option<u64>,
     /// The device heap, once a module that calls `malloc` or `free` is
     /// loaded.
     heap: Option<heap::DeviceHeap>,
@@ -159,6 +163,7 @@ impl Device {
             options,
             timing_l2: std::sync::Mutex::new(None),
             heap: None,
+            grid_workspace: None,
             reports: std::sync::Mutex::new(Vec::new()),
             ipc: ipc::Ipc::default(),
         }
@@ -210,6 +215,9 @@ impl Device {
                 ))
             })?;
             self.heap = Some(heap::DeviceHeap::new(base, size));
+        }
+        if self.grid_workspace.is_none() && ir::uses_envregs(&ir) {
+            self.grid_workspace = Some(self.alloc(cooperative::WORKSPACE_BYTES)?);
         }
         let mut global_addrs = Vec::with_capacity(ir.globals.len());
         for (_, g) in ir.globals.iter() {
@@ -527,6 +535,19 @@ impl Device {
         cfg: LaunchConfig,
         params: &[u8],
     ) -> Result<LaunchReport, Error> {
+        self.launch_in(m, kernel, cfg, params, None)
+    }
+
+    /// A launch; with a grid workspace, a cooperative one
+    /// (`cooperative.rs`).
+    fn launch_in(
+        &self,
+        m: ModuleId,
+        kernel: FuncId,
+        cfg: LaunchConfig,
+        params: &[u8],
+        cooperative: Option<u64>,
+    ) -> Result<LaunchReport, Error> {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
@@ -549,9 +570,14 @@ impl Device {
             lm, kernel, &cfg, params, code, &budget, &cancel, &printf, start,
         );
         ctx.sanitizer = san.as_ref().filter(|_| checks.hooks());
+        ctx.grid_workspace = cooperative.unwrap_or(0);
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
-        let results = self.run_ctas(&ctx, 0..n);
+        let results = if cooperative.is_some() {
+            self.run_cooperative(&ctx, n)
+        } else {
+            self.run_ctas(&ctx, 0..n)
+        };
         if let Some(san) = san {
             self.record_checked(lm, f, &cfg, san, results.fault.as_ref());
         }
@@ -621,6 +647,7 @@ impl Device {
             dynamic_shared: cfg.shared_bytes,
             round_shared: self.options.round_allocations && !self.options.checks.memcheck,
             reserved_shared: lm.reserved_shared,
+            grid_workspace: 0,
             budget,
             // A limit too far in the future to represent is no limit.
             deadline: self

@@ -175,6 +175,10 @@ impl Sample {
                     observed.timing = Some(t);
                     r
                 }),
+            // "cooperative": all blocks resident at once (grid-wide sync).
+            None if self.spec["cooperative"].as_bool() == Some(true) => {
+                dev.launch_cooperative(m, kernel, cfg, &prepared.params, u64::MAX)
+            }
             None => dev.launch(m, kernel, cfg, &prepared.params),
         };
         if let Err(e) = &result {

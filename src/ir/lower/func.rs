@@ -693,6 +693,10 @@ fn special_register(name: &str, component: Option<ast::Component>) -> Option<Spe
         ("%reserved_smem_offset_cap", None) => SpecialReg::ReservedSmem(ReservedSmem::Cap),
         ("%reserved_smem_offset_0", None) => SpecialReg::ReservedSmem(ReservedSmem::At(0)),
         ("%reserved_smem_offset_1", None) => SpecialReg::ReservedSmem(ReservedSmem::At(1)),
+        (env, None) if env.starts_with("%envreg") => {
+            let n: u8 = env["%envreg".len()..].parse().ok().filter(|n| *n < 32)?;
+            SpecialReg::Envreg(n)
+        }
         _ => return None,
     })
 }
