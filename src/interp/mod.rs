@@ -9,6 +9,7 @@
 //! live warps all wait on barriers that cannot complete is a deadlock error.
 
 pub mod abi;
+mod access;
 mod check;
 mod drive;
 mod exec;
@@ -26,7 +27,8 @@ use std::time::Instant;
 use crate::front::Span;
 use crate::ir::{self, FuncId};
 use crate::runtime::memory::GlobalMemory;
-pub use drive::{Access, AccessKind, Position, Stepped};
+pub use access::{Access, AccessKind};
+pub use drive::{Position, Stepped};
 pub use schedule::{run_cta, CtaRun};
 pub use warp::Warp;
 

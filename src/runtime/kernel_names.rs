@@ -7,6 +7,10 @@
 
 use cpp_demangle::{DemangleOptions, Symbol};
 
+use super::ModuleId;
+use crate::ir::FuncId;
+use crate::Error;
+
 /// The C++ names of a mangled kernel name: (with parameters, without),
 /// `None` for a name that is not an Itanium C++ mangling (`extern "C"`).
 pub fn demangle(mangled: &str) -> Option<(String, String)> {
@@ -84,19 +88,49 @@ pub fn display(kernel: &str) -> String {
 }
 
 impl super::Device {
+    /// Finds a kernel by its exact name, as CUDA's `cuModuleGetFunction`
+    /// does (or the only one, when `name` is `None`).
+    pub fn kernel(&self, m: ModuleId, name: Option<&str>) -> Result<FuncId, Error> {
+        let lm = self.module(m);
+        let kernels: Vec<(FuncId, &crate::ir::Function)> = lm.ir.kernels().collect();
+        let list = || {
+            kernels
+                .iter()
+                .map(|(_, f)| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match name {
+            Some(n) => kernels
+                .iter()
+                .find(|(_, f)| f.name == n)
+                .map(|(id, _)| *id)
+                .ok_or_else(|| {
+                    Error::InvalidArgument(format!(
+                        "no kernel `{n}` in {}; kernels: {}",
+                        lm.source.name(),
+                        list()
+                    ))
+                }),
+            None if kernels.len() == 1 => Ok(kernels[0].0),
+            None => Err(Error::InvalidArgument(format!(
+                "{} has {} kernels ({}); choose one with --kernel",
+                lm.source.name(),
+                kernels.len(),
+                list()
+            ))),
+        }
+    }
+
     /// Finds a kernel by a name a person types ([`find`]'s rules), or the
     /// only one when `name` is `None`; an unknown or ambiguous name is an
     /// error listing the candidates.
-    pub fn find_kernel(
-        &self,
-        m: super::ModuleId,
-        name: Option<&str>,
-    ) -> Result<crate::ir::FuncId, crate::Error> {
+    pub fn find_kernel(&self, m: ModuleId, name: Option<&str>) -> Result<FuncId, Error> {
         let Some(want) = name else {
             return self.kernel(m, None);
         };
         let ir = self.ir(m);
-        let kernels: Vec<(crate::ir::FuncId, &str)> =
+        let kernels: Vec<(FuncId, &str)> =
             ir.kernels().map(|(id, f)| (id, f.name.as_str())).collect();
         let names: Vec<&str> = kernels.iter().map(|k| k.1).collect();
         let list = |which: &[usize]| {
@@ -108,13 +142,13 @@ impl super::Device {
         };
         match find(&names, want) {
             Ok(i) => Ok(kernels[i].0),
-            Err(several) if !several.is_empty() => Err(crate::Error::InvalidArgument(format!(
+            Err(several) if !several.is_empty() => Err(Error::InvalidArgument(format!(
                 "`{want}` names {} kernels in {}: {}; give one of their names",
                 several.len(),
                 self.module(m).source.name(),
                 list(&several)
             ))),
-            Err(_) => Err(crate::Error::InvalidArgument(format!(
+            Err(_) => Err(Error::InvalidArgument(format!(
                 "no kernel `{want}` in {}; kernels: {}",
                 self.module(m).source.name(),
                 list(&(0..names.len()).collect::<Vec<_>>())

@@ -362,39 +362,6 @@ impl Device {
         Ok((lm.global_addrs[id.index()], lm.ir.globals[id].size))
     }
 
-    /// Finds a kernel by name (or the only one, when `name` is `None`).
-    pub fn kernel(&self, m: ModuleId, name: Option<&str>) -> Result<FuncId, Error> {
-        let lm = self.module(m);
-        let kernels: Vec<(FuncId, &ir::Function)> = lm.ir.kernels().collect();
-        let list = || {
-            kernels
-                .iter()
-                .map(|(_, f)| f.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        match name {
-            Some(n) => kernels
-                .iter()
-                .find(|(_, f)| f.name == n)
-                .map(|(id, _)| *id)
-                .ok_or_else(|| {
-                    Error::InvalidArgument(format!(
-                        "no kernel `{n}` in {}; kernels: {}",
-                        lm.source.name(),
-                        list()
-                    ))
-                }),
-            None if kernels.len() == 1 => Ok(kernels[0].0),
-            None => Err(Error::InvalidArgument(format!(
-                "{} has {} kernels ({}); choose one with --kernel",
-                lm.source.name(),
-                kernels.len(),
-                list()
-            ))),
-        }
-    }
-
     /// The parameter slots of a kernel (offsets and sizes in the parameter buffer).
     pub fn kernel_params(&self, m: ModuleId, k: FuncId) -> (&[ParamSlot], u32) {
         let f = &self.module(m).ir.functions[k];
