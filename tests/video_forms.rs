@@ -160,3 +160,32 @@ fn forms_ptxas_rejects_are_errors_at_their_line() {
         assert!(err.contains(says), "{form}: {err}");
     }
 }
+
+/// Packed 16-bit integer arithmetic (`add min max` on `.u16x2`/`.s16x2`,
+/// what NVRTC's half-word SIMD intrinsics become for compute_90) lowers;
+/// what PTX does not define on those types is an error at its line.
+#[test]
+fn packed_16_bit_integer_forms_lower_and_undefined_ones_are_refused() {
+    for form in [
+        "add.u16x2 %r4, %r1, %r2;",
+        "add.s16x2 %r4, %r1, %r2;",
+        "min.u16x2 %r4, %r1, %r2;",
+        "max.s16x2 %r4, %r1, %r2;",
+        "min.relu.s16x2 %r4, %r1, %r2;",
+        "max.relu.s16x2 %r4, %r1, %r2;",
+    ] {
+        let text = module(&format!("\t{form}"));
+        let source = SourceFile::new("p.ptx", text);
+        let ast = front::parse(&source).unwrap_or_else(|e| panic!("{form}: {e}"));
+        warpjit::ir::lower::run(&ast, &source).unwrap_or_else(|e| panic!("{form}: {e}"));
+    }
+    for form in [
+        "sub.u16x2 %r4, %r1, %r2;",
+        "min.relu.u16x2 %r4, %r1, %r2;",
+        "mul.lo.u16x2 %r4, %r1, %r2;",
+        "add.sat.s16x2 %r4, %r1, %r2;",
+    ] {
+        let err = load_error(form);
+        assert!(err.contains("v.ptx:10:"), "{form}: {err}");
+    }
+}

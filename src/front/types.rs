@@ -45,6 +45,7 @@ spelled_enum! {
         U8 => "u8", U16 => "u16", U32 => "u32", U64 => "u64",
         S8 => "s8", S16 => "s16", S32 => "s32", S64 => "s64",
         F16 => "f16", F16x2 => "f16x2", Bf16 => "bf16", Bf16x2 => "bf16x2",
+        U16x2 => "u16x2", S16x2 => "s16x2",
         F32 => "f32", F64 => "f64", Tf32 => "tf32",
         E4m3 => "e4m3", E5m2 => "e5m2", E4m3x2 => "e4m3x2", E5m2x2 => "e5m2x2",
         E2m1 => "e2m1", E2m1x2 => "e2m1x2", E2m3x2 => "e2m3x2", E3m2x2 => "e3m2x2",
@@ -63,7 +64,7 @@ impl ScalarType {
             B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E2m1x2 | E2m3x2 | E3m2x2 | Ue8m0x2 => {
                 2
             }
-            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 => 4,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 => 4,
             B64 | U64 | S64 | F64 => 8,
             B128 => 16,
         }
@@ -76,7 +77,7 @@ impl ScalarType {
 
     pub fn is_signed(self) -> bool {
         use ScalarType::*;
-        matches!(self, S8 | S16 | S32 | S64 | S4)
+        matches!(self, S8 | S16 | S32 | S64 | S4 | S16x2)
     }
 }
 

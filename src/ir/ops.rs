@@ -143,6 +143,14 @@ pub enum IntRounding {
 /// from the op's [`Ty`]; results are masked to the result width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntBinOp {
+    /// Packed 16-bit lanes (`add min max` on `.u16x2`/`.s16x2`, PTX ISA
+    /// 8.0): each half on its own, signed where the op's type is; the
+    /// `Relu` forms clamp each signed result at 0.
+    Add16x2,
+    Min16x2,
+    Max16x2,
+    Min16x2Relu,
+    Max16x2Relu,
     Add,
     Sub,
     /// `add.sat.s32` / `sub.sat.s32`: saturate to the s32 range.

@@ -143,6 +143,9 @@ impl FnLower<'_> {
 
     fn arith(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
         use Opcode::*;
+        if let Some(t @ (ScalarType::U16x2 | ScalarType::S16x2)) = m.types.first().copied() {
+            return self.packed16(ins, m, t == ScalarType::S16x2);
+        }
         let ty = self.ty(ins, m, 0)?;
         if ty.is_float() {
             return self.float(ins, m, ty);
@@ -581,6 +584,35 @@ impl FnLower<'_> {
                 1
             },
         )
+    }
+
+    /// `add min max` on packed 16-bit integers (`.u16x2`, `.s16x2`; `.relu`
+    /// on `min`/`max.s16x2`), PTX ISA §9.7.1.1, §9.7.1.10-11: one op on
+    /// 32-bit registers. (PTX has no packed `sub`: ptxas rejects it.)
+    fn packed16(&mut self, ins: &Instruction, m: &Mods, signed: bool) -> Result<(), Diagnostic> {
+        let relu = m.has(Kw::Relu);
+        let op = match (ins.opcode, relu) {
+            (Opcode::Add, false) => IntBinOp::Add16x2,
+            (Opcode::Min, false) => IntBinOp::Min16x2,
+            (Opcode::Max, false) => IntBinOp::Max16x2,
+            (Opcode::Min, true) if signed => IntBinOp::Min16x2Relu,
+            (Opcode::Max, true) if signed => IntBinOp::Max16x2Relu,
+            _ => {
+                let name = instruction_name(ins, ins.opcode);
+                return Err(unsupported(ins.span, format_args!("`{name}`")));
+            }
+        };
+        if m.has(Kw::Sat) {
+            let name = instruction_name(ins, ins.opcode);
+            return Err(error(
+                DiagnosticKind::Semantic,
+                ins.span,
+                format!("`{name}`: `.sat` is not defined for packed 16-bit integers"),
+            ));
+        }
+        let ty = if signed { Ty::S32 } else { Ty::U32 };
+        let kind = OpKind::IntBin { op, ty };
+        self.simple(ins, 2, (ty, ty), kind, Unit::Int, 1)
     }
 
     fn set(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {

@@ -2,7 +2,7 @@
 //! 24-bit), division and remainder with PTX's zero-divisor rules, shifts and
 //! absolute difference. The public entry points are in the parent module.
 use super::{ival, low_mask, sext};
-use crate::ir::ops::Ty;
+use crate::ir::ops::{IntBinOp, Ty};
 
 /// The mask of a `.wide` result (twice the width of `ty`, at most 64 bits:
 /// 64-bit types have no wide form and keep their low 64 bits).
@@ -136,6 +136,34 @@ pub(super) fn shr(ty: Ty, a: u64, b: u64) -> u64 {
     } else {
         (a & m) >> n
     }
+}
+
+/// `add min max` on `.u16x2`/`.s16x2`: each 16-bit half of `a` with the
+/// same half of `b`, wrapping (add), as signed or unsigned values (min,
+/// max); `.relu` clamps each signed result at 0.
+pub(super) fn packed16(op: IntBinOp, signed: bool, a: u64, b: u64) -> u64 {
+    let half = |v: u64, h: u32| -> i64 {
+        let x = (v >> (16 * h)) as u16;
+        if signed {
+            x as i16 as i64
+        } else {
+            x as i64
+        }
+    };
+    let mut out = 0u64;
+    for h in 0..2 {
+        let (x, y) = (half(a, h), half(b, h));
+        let r = match op {
+            IntBinOp::Add16x2 => x + y,
+            IntBinOp::Min16x2 => x.min(y),
+            IntBinOp::Max16x2 => x.max(y),
+            IntBinOp::Min16x2Relu => x.min(y).max(0),
+            IntBinOp::Max16x2Relu => x.max(y).max(0),
+            _ => unreachable!("not a packed 16-bit op"),
+        };
+        out |= (r as u64 & 0xffff) << (16 * h);
+    }
+    out
 }
 
 /// `|a - b|` with `a` and `b` read as `ty`, masked to the width.
@@ -364,6 +392,43 @@ mod tests {
         assert_eq!(bin(Shr, U64, 1 << 63, 64), 0);
         // The count is the low 32 bits only: 2^32 + 1 shifts by 1.
         assert_eq!(bin(Shl, B32, 1, (1 << 32) | 1), 2);
+    }
+
+    #[test]
+    fn packed_16_bit_halves_are_independent() {
+        use super::packed16;
+        use IntBinOp::*;
+        // Halves wrap on their own: no carry from the low half to the high.
+        assert_eq!(
+            packed16(Add16x2, false, 0x0001_ffff, 0x0001_0001),
+            0x0002_0000
+        );
+        assert_eq!(
+            packed16(Add16x2, true, 0x7fff_8000, 0x0001_ffff),
+            0x8000_7fff
+        );
+        // Unsigned and signed order differ on 0x8000.
+        assert_eq!(
+            packed16(Min16x2, false, 0x8000_0001, 0x0001_8000),
+            0x0001_0001
+        );
+        assert_eq!(
+            packed16(Min16x2, true, 0x8000_0001, 0x0001_8000),
+            0x8000_8000
+        );
+        assert_eq!(
+            packed16(Max16x2, true, 0x8000_0001, 0x0001_8000),
+            0x0001_0001
+        );
+        // relu: negative results become 0.
+        assert_eq!(
+            packed16(Min16x2Relu, true, 0x8000_0005, 0x0001_0003),
+            0x0000_0003
+        );
+        assert_eq!(
+            packed16(Max16x2Relu, true, 0xfffe_fff0, 0xffff_fff1),
+            0x0000_0000
+        );
     }
 
     #[test]

@@ -113,6 +113,9 @@ pub fn int_binary(op: IntBinOp, ty: Ty, a: u64, b: u64) -> u64 {
         SzextClamp => bits::szext(ty.is_signed(), a, b, true),
         SzextWrap => bits::szext(ty.is_signed(), a, b, false),
         AbsDiff => arith::abs_diff(ty, a, b),
+        Add16x2 | Min16x2 | Max16x2 | Min16x2Relu | Max16x2Relu => {
+            arith::packed16(op, ty.is_signed(), a, b)
+        }
     }
 }
 
