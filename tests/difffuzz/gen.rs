@@ -184,7 +184,7 @@ impl Gen {
         let g = self.guard();
         let (d, a, b, c) = (self.r(), self.r(), self.r_or_imm(), self.r());
         let sign = if self.rng.chance(50) { "s32" } else { "u32" };
-        let s = match self.rng.below(24) {
+        let s = match self.rng.below(26) {
             0 => format!("add.{sign} {d}, {a}, {b};"),
             1 => format!("sub.{sign} {d}, {a}, {b};"),
             2 => format!("mul.lo.{sign} {d}, {a}, {b};"),
@@ -213,6 +213,18 @@ impl Gen {
             22 => {
                 let p = self.p();
                 format!("selp.b32 {d}, {a}, {b}, {p};")
+            }
+            // Packed 16-bit integers (PTX 8.0, sm_90 in ptxas's terms).
+            24 => {
+                let t = *self.rng.pick(&["u16x2", "s16x2"]);
+                let op = *self.rng.pick(&["add", "min", "max"]);
+                let b = self.r();
+                format!("{op}.{t} {d}, {a}, {b};")
+            }
+            25 => {
+                let op = *self.rng.pick(&["min", "max"]);
+                let b = self.r();
+                format!("{op}.relu.s16x2 {d}, {a}, {b};")
             }
             _ => format!("abs.s32 {d}, {a};"),
         };
