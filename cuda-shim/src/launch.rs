@@ -32,11 +32,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> CUresult {
-    let config = LaunchConfig {
-        grid: [gx, gy, gz],
-        block: [bx, by, bz],
-        shared_bytes: shared,
-    };
+    let config = launch_config([gx, gy, gz], [bx, by, bz], shared);
     launch_kernel(f, config, stream, params, extra, false)
 }
 
@@ -56,14 +52,21 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
     stream: Handle,
     params: *mut *mut c_void,
 ) -> CUresult {
-    let config = LaunchConfig {
-        grid: [gx, gy, gz],
-        block: [bx, by, bz],
-        shared_bytes: shared,
-    };
+    let config = launch_config([gx, gy, gz], [bx, by, bz], shared);
     launch_kernel(f, config, stream, params, std::ptr::null_mut(), true)
 }
 
+fn launch_config(grid: [c_uint; 3], block: [c_uint; 3], shared: c_uint) -> LaunchConfig {
+    LaunchConfig {
+        grid,
+        block,
+        shared_bytes: shared,
+    }
+}
+
+/// What the launch entry points share: the parameters copied and the
+/// configuration checked now (for a cooperative launch, that the grid can
+/// be resident), the launch enqueued on `stream`.
 unsafe fn launch_kernel(
     f: Handle,
     config: LaunchConfig,
@@ -258,11 +261,7 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
             }
         }
     }
-    let config = LaunchConfig {
-        grid: c.grid,
-        block: [c.block[0], c.block[1], c.block[2]],
-        shared_bytes: c.shared,
-    };
+    let config = launch_config(c.grid, c.block, c.shared);
     launch_kernel(f, config, c.stream, params, extra, cooperative)
 }
 

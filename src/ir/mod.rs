@@ -75,40 +75,42 @@ pub struct Module {
     pub target: String,
 }
 
+/// Whether any op of any function of `m` is of a kind `pred` accepts.
+fn any_op(m: &Module, pred: impl Fn(&OpKind) -> bool) -> bool {
+    m.functions.values().any(|f| {
+        f.blocks
+            .values()
+            .flat_map(|b| &b.ops)
+            .any(|op| pred(&op.kind))
+    })
+}
+
 /// Whether any function of `m` calls device-side `malloc` or `free`.
 pub fn uses_device_heap(m: &Module) -> bool {
-    m.functions.values().any(|f| {
-        f.blocks.values().flat_map(|b| &b.ops).any(|op| {
-            matches!(
-                op.kind,
-                OpKind::Call {
-                    callee: Callee::Malloc | Callee::Free,
-                    ..
-                }
-            )
-        })
+    any_op(m, |k| {
+        matches!(
+            k,
+            OpKind::Call {
+                callee: Callee::Malloc | Callee::Free,
+                ..
+            }
+        )
     })
 }
 
 /// Whether any function of `m` reads an `%envreg` (a cooperative
 /// launch's grid workspace).
 pub fn uses_envregs(m: &Module) -> bool {
-    m.functions.values().any(|f| {
-        f.blocks
-            .values()
-            .flat_map(|b| &b.ops)
-            .any(|op| matches!(op.kind, OpKind::ReadSpecial(SpecialReg::Envreg(_))))
+    any_op(m, |k| {
+        matches!(k, OpKind::ReadSpecial(SpecialReg::Envreg(_)))
     })
 }
 
 /// Whether any function of `m` reads a `%reserved_smem_offset_*`
 /// register (cooperative groups' scratch on sm_80 and later).
 pub fn uses_reserved_shared(m: &Module) -> bool {
-    m.functions.values().any(|f| {
-        f.blocks
-            .values()
-            .flat_map(|b| &b.ops)
-            .any(|op| matches!(op.kind, OpKind::ReadSpecial(SpecialReg::ReservedSmem(_))))
+    any_op(m, |k| {
+        matches!(k, OpKind::ReadSpecial(SpecialReg::ReservedSmem(_)))
     })
 }
 
