@@ -12,6 +12,14 @@ pub enum Error {
     /// The PTX did not parse, lower or verify; every error of the file.
     #[error("{0}")]
     Module(Diagnostics),
+    /// A launch of a kernel that uses (or may call a function that uses)
+    /// a construct warpjit does not execute; its module loaded, and its
+    /// other kernels run.
+    #[error("kernel `{kernel}` cannot run on warpjit:\n{diagnostics}")]
+    Unsupported {
+        kernel: String,
+        diagnostics: Diagnostics,
+    },
     /// PTX inputs did not link (see [`crate::front::link`]): an input did
     /// not parse, or its symbols do not resolve.
     #[error("{0}")]

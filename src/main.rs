@@ -500,6 +500,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     Err(diags) => {
                         failed += 1;
                         eprintln!("{diags}");
+                        print_refused_kernels(&module, &source);
                         continue;
                     }
                 };
@@ -527,6 +528,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
     }
+}
+
+/// When a module's only errors are constructs warpjit does not execute,
+/// it still loads and its other kernels run: say which kernels are refused.
+fn print_refused_kernels(module: &ast::Module, source: &SourceFile) {
+    let Ok(ir) = warpjit::ir::lower::run_deferring(module, source) else {
+        return;
+    };
+    let kernels: Vec<(&str, bool)> = ir
+        .kernels()
+        .map(|(id, f)| (f.name.as_str(), !ir.unsupported_in(id).is_empty()))
+        .collect();
+    let refused: Vec<&str> = kernels.iter().filter(|k| k.1).map(|k| k.0).collect();
+    eprintln!(
+        "{}: {} of {} kernels cannot run (their launches are refused): {}",
+        source.name(),
+        refused.len(),
+        kernels.len(),
+        refused.join(", ")
+    );
 }
 
 fn print_summary(source: &SourceFile, module: &ast::Module) {

@@ -223,3 +223,55 @@ fn cooperative_launches_sync_the_grid_and_refuse_what_cannot_be_resident() {
         "{err}"
     );
 }
+
+/// One of two kernels reaches a `brkpt`: `run` runs the other and refuses
+/// that one naming the line; `check` reports the line and the kernel.
+#[test]
+fn a_kernel_warpjit_cannot_run_is_refused_at_launch_not_at_load() {
+    let dir = std::env::temp_dir().join(format!("warpjit-cli-refused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.ptx");
+    let text = TEMPLATES.replacen("mov.u32 %r1, 2;", "mov.u32 %r1, 2;\n\tbrkpt;", 1);
+    std::fs::write(&path, &text).unwrap();
+    let line = text[..text.find("brkpt").unwrap()].matches('\n').count() + 1;
+    let out_file = dir.join("out.bin");
+    let run = |kernel: &str| {
+        warpjit()
+            .arg("run")
+            .arg(&path)
+            .args(["--grid", "1", "--block", "1", "--kernel", kernel])
+            .arg("--arg")
+            .arg(format!("out:4:{}", out_file.display()))
+            .output()
+            .unwrap()
+    };
+    let out = run("kernel<1>");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&out_file).unwrap()[..4], 1u32.to_le_bytes());
+    let out = run("kernel<2>");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("kernel `_Z6kernelILi2EEvPi` cannot run on warpjit"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("t.ptx:{line}:2: unsupported: `brkpt`")),
+        "{err}"
+    );
+    let out = warpjit().arg("check").arg(&path).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("t.ptx:{line}:2: unsupported: `brkpt`")),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 of 2 kernels cannot run (their launches are refused): _Z6kernelILi2EEvPi"),
+        "{err}"
+    );
+}

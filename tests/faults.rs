@@ -501,20 +501,88 @@ fn bad_launch_configurations_and_arguments_are_clear_errors() {
 }
 
 #[test]
-fn unsupported_instructions_fail_at_load_time_naming_instruction_and_line() {
-    // A real kernel with a `brkpt` (a debugger breakpoint, not executed by warpjit).
+fn unsupported_instructions_refuse_the_launch_naming_instruction_and_line() {
+    // A real kernel with a `brkpt` (a debugger breakpoint, not executed by
+    // warpjit): the module loads, the launch is refused at the line.
     let ptx = sample_ptx("saxpy").replacen("\tret;", "\tbrkpt;\n\tret;", 1);
     let line = ptx[..ptx.find("brkpt").unwrap()].matches('\n').count() + 1;
     let mut dev = device();
-    match dev.load_ptx("saxpy.ptx", &ptx) {
-        Err(Error::Module(d)) => {
-            let text = d.to_string();
+    let m = dev.load_ptx("saxpy.ptx", &ptx).expect("the module loads");
+    let k = dev.kernel(m, None).unwrap();
+    let d = dev.unsupported(m, k).expect("saxpy reaches brkpt");
+    assert!(d.to_string().contains("unsupported: `brkpt`"), "{d}");
+    let params = vec![0u8; dev.kernel_params(m, k).1 as usize];
+    match dev.launch(m, k, cfg(1, 32), &params) {
+        Err(e @ Error::Unsupported { .. }) => {
+            let text = e.to_string();
+            assert!(
+                text.contains("kernel `_Z5saxpyifPKfPf` cannot run"),
+                "{text}"
+            );
             assert!(text.contains(&format!("saxpy.ptx:{line}:")), "{text}");
             assert!(text.contains("unsupported: `brkpt`"), "{text}");
         }
         Err(e) => panic!("{e}"),
-        Ok(_) => panic!("brkpt loaded"),
+        Ok(_) => panic!("brkpt ran"),
     }
+}
+
+#[test]
+fn a_module_with_one_unsupported_kernel_runs_its_others() {
+    // vector_add, plus a copy named `broken` that calls a function with a
+    // `brkpt`: vector_add runs and is right; `broken` (and only it) is
+    // refused at launch, naming the function's line; the timed launch too.
+    let ptx = sample_ptx("vector_add");
+    let entry = &ptx[ptx.find(".visible .entry").unwrap()..];
+    let broken = entry
+        .replacen("vector_add(", "broken(", 1)
+        .replace("vector_add_param", "broken_param")
+        .replacen("\tret;", "\tcall.uni stop, ();\n\tret;", 1);
+    let text = format!(
+        "{}.func stop()\n{{\n\tbrkpt;\n\tret;\n}}\n{}",
+        &ptx[..ptx.find(".visible .entry").unwrap()],
+        format_args!("{entry}\n{broken}")
+    );
+    let line = text[..text.find("brkpt").unwrap()].matches('\n').count() + 1;
+    let mut dev = device();
+    let m = dev.load_ptx("two.ptx", &text).expect("the module loads");
+    let good = dev.kernel(m, Some("vector_add")).unwrap();
+    let bad = dev.kernel(m, Some("broken")).unwrap();
+    assert!(dev.unsupported(m, good).is_none());
+    let n = 1000u32;
+    let a: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let b: Vec<u8> = (0..n)
+        .flat_map(|i| (2.0 * i as f32).to_le_bytes())
+        .collect();
+    let bufs: Vec<u64> = (0..3).map(|_| dev.alloc(4 * n as u64).unwrap()).collect();
+    dev.write(bufs[0], &a).unwrap();
+    dev.write(bufs[1], &b).unwrap();
+    let (slots, total) = dev.kernel_params(m, good);
+    let mut params = vec![0u8; total as usize];
+    for (slot, v) in slots.iter().zip(&bufs) {
+        params[slot.offset as usize..slot.offset as usize + 8].copy_from_slice(&v.to_le_bytes());
+    }
+    let at = slots[3].offset as usize;
+    params[at..at + 4].copy_from_slice(&n.to_le_bytes());
+    dev.launch(m, good, cfg(4, 256), &params)
+        .expect("vector_add runs");
+    let mut c = vec![0u8; 4 * n as usize];
+    dev.read(bufs[2], &mut c).unwrap();
+    for (i, w) in c.chunks(4).enumerate() {
+        assert_eq!(f32::from_le_bytes(w.try_into().unwrap()), 3.0 * i as f32);
+    }
+    let refused = dev.launch(m, bad, cfg(4, 256), &params).unwrap_err();
+    let msg = refused.to_string();
+    assert!(matches!(refused, Error::Unsupported { .. }), "{msg}");
+    assert!(msg.contains("kernel `broken` cannot run"), "{msg}");
+    assert!(msg.contains(&format!("two.ptx:{line}:")), "{msg}");
+    let t = warpjit::runtime::TimingOptions::new(warpjit::timing::Arch::builtin("sm_80").unwrap());
+    assert!(matches!(
+        dev.launch_timed(m, bad, cfg(4, 256), &params, &t),
+        Err(Error::Unsupported { .. })
+    ));
+    dev.launch_timed(m, good, cfg(4, 256), &params, &t)
+        .expect("vector_add runs timed");
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! both engines (the interpreter and the JIT), each giving the outputs of its
 //! independent CPU reference (integers bit-exact, floats within the sample's
 //! stated tolerance, printf text exact, expected faults reported), and the
-//! two engines' outputs, printf text and error messages are bit-identical. Samples using instructions warpjit
-//! does not implement yet would fail at load time with `unsupported`; no
-//! corpus sample may.
+//! two engines' outputs, printf text and error messages are bit-identical. A sample whose kernel
+//! reaches an instruction warpjit does not implement yet would be refused
+//! at launch with `unsupported`; no corpus sample may.
 
 mod common;
 

@@ -161,6 +161,10 @@ pub const NOT_SUPPORTED: CUresult = 801;
 pub fn code_of(e: &Error) -> CUresult {
     match e {
         Error::Module(_) | Error::Link(_) => INVALID_PTX,
+        Error::Unsupported { .. } => {
+            eprintln!("warpjit: {e}");
+            NOT_SUPPORTED
+        }
         Error::Launch(l) => {
             eprintln!("warpjit: {e}");
             match l.kind {

@@ -176,6 +176,14 @@ fn check_config(device: &Device, m: ModuleId, k: FuncId, c: &LaunchConfig) -> Re
     use warpjit::runtime::{
         MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK, MAX_THREADS_PER_BLOCK,
     };
+    if let Some(d) = device.unsupported(m, k) {
+        let f = &device.ir(m).functions[k];
+        let e = warpjit::Error::Unsupported {
+            kernel: f.name.clone(),
+            diagnostics: d,
+        };
+        return Err(crate::errors::code_of(&e));
+    }
     let ir = device.ir(m);
     let f = &ir.functions[k];
     let refuse = |why: String| {

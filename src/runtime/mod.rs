@@ -29,7 +29,7 @@ use cranelift_codegen::entity::EntityRef;
 use rayon::prelude::*;
 
 use crate::error::{Error, LaunchError};
-use crate::front::{self, SourceFile};
+use crate::front::{self, Diagnostics, SourceFile};
 use crate::interp::{self, FaultKind, LaunchCtx};
 use crate::ir::{self, FuncId, ParamSlot, RelocTarget};
 use crate::jit;
@@ -60,6 +60,9 @@ struct LoadedModule {
     zeroed_regs: Vec<Vec<ir::Reg>>,
     /// The module reads `%reserved_smem_offset_*` (`LaunchCtx::reserved_shared`).
     reserved_shared: bool,
+    /// Some function has constructs warpjit does not execute
+    /// ([`ir::Function::unsupported`]); launches check what they reach.
+    refusing: bool,
 }
 
 /// A typed kernel argument (see [`Device::launch_with`]).
@@ -201,7 +204,7 @@ impl Device {
     pub fn load_ptx(&mut self, name: &str, text: &str) -> Result<ModuleId, Error> {
         let source = SourceFile::new(name, text);
         let ast = front::parse(&source).map_err(Error::Module)?;
-        let mut ir = ir::lower::run(&ast, &source).map_err(Error::Module)?;
+        let mut ir = ir::lower::run_deferring(&ast, &source).map_err(Error::Module)?;
         if !self.options.share_register_slots {
             for f in ir.functions.values_mut() {
                 f.slots = ir::slots::RegSlots::one_per_register(f);
@@ -252,6 +255,7 @@ impl Device {
             })
             .collect();
         let reserved_shared = ir::uses_reserved_shared(&ir);
+        let refusing = ir.functions.values().any(|f| !f.unsupported.is_empty());
         self.modules.push(LoadedModule {
             source,
             ir,
@@ -260,6 +264,7 @@ impl Device {
             timed: [OnceLock::new(), OnceLock::new()],
             zeroed_regs,
             reserved_shared,
+            refusing,
         });
         Ok(ModuleId(self.modules.len() - 1))
     }
@@ -366,6 +371,30 @@ impl Device {
     pub fn kernel_params(&self, m: ModuleId, k: FuncId) -> (&[ParamSlot], u32) {
         let f = &self.module(m).ir.functions[k];
         (&f.params, f.param_bytes)
+    }
+
+    /// Why `kernel` of module `m` cannot run (the constructs warpjit does
+    /// not execute in it and the functions it may call, at their lines), or
+    /// `None` when it can. Such a kernel loads with its module; its launches
+    /// are refused with [`Error::Unsupported`].
+    pub fn unsupported(&self, m: ModuleId, kernel: FuncId) -> Option<Diagnostics> {
+        let lm = self.module(m);
+        if !lm.refusing {
+            return None;
+        }
+        let found = lm.ir.unsupported_in(kernel);
+        (!found.is_empty()).then(|| Diagnostics::new(&lm.source, found))
+    }
+
+    /// Refuses a launch of a kernel that reaches an unsupported construct.
+    fn check_runnable(&self, m: ModuleId, kernel: FuncId) -> Result<(), Error> {
+        match self.unsupported(m, kernel) {
+            None => Ok(()),
+            Some(diagnostics) => Err(Error::Unsupported {
+                kernel: self.module(m).ir.functions[kernel].name.clone(),
+                diagnostics,
+            }),
+        }
     }
 
     fn check_config(
@@ -515,6 +544,7 @@ impl Device {
         params: &[u8],
         cooperative: Option<u64>,
     ) -> Result<LaunchReport, Error> {
+        self.check_runnable(m, kernel)?;
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;

@@ -328,6 +328,7 @@ impl Device {
                 "a timed launch runs no sanitizer checks: turn the checks off (Options::checks) or time without them".into(),
             ));
         }
+        self.check_runnable(m, kernel)?;
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;

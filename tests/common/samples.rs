@@ -143,6 +143,14 @@ impl Sample {
         let kernel = dev
             .kernel(m, self.spec["kernel"].as_str())
             .map_err(|e| e.to_string())?;
+        // A kernel that reaches a construct warpjit does not execute loads
+        // with its module; its launches are refused.
+        if let Some(d) = dev.unsupported(m, kernel) {
+            let mut what: Vec<String> = d.items.iter().map(|i| i.message.clone()).collect();
+            what.sort();
+            what.dedup();
+            return Ok(Outcome::Unsupported(what));
+        }
         let specs = self
             .strings("args")
             .iter()

@@ -115,6 +115,7 @@ pub(crate) fn new_function(
             ast::FunctionAttribute::Maxnreg(n) => Some(*n),
             _ => None,
         }),
+        unsupported: Vec::new(),
         span: f.span,
     }
 }

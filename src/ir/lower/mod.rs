@@ -59,8 +59,24 @@ pub(crate) fn unsupported(span: Span, what: impl std::fmt::Display) -> Diagnosti
     Diagnostic::new(DiagnosticKind::Unsupported, span, format!("{what}"))
 }
 
-/// Lowers a parsed module. Every error found is returned, rendered against `source`.
+/// Lowers a parsed module. Every error found is returned, rendered against
+/// `source`; a construct warpjit cannot run is one of them (what `warpjit
+/// check` reports).
 pub fn run(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnostics> {
+    lower(module, source, false)
+}
+
+/// Lowers a parsed module as a device loads it: a function whose body has
+/// only `unsupported` errors is kept as a `trap` with them
+/// ([`Function::unsupported`]), so that the module's other kernels still
+/// run and a launch that may reach it is refused with those diagnostics
+/// (as a GPU's loader would not refuse a module over one kernel). Any
+/// other error fails the module, as [`run`] does.
+pub fn run_deferring(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnostics> {
+    lower(module, source, true)
+}
+
+fn lower(module: &ast::Module, source: &SourceFile, defer: bool) -> Result<Module, Diagnostics> {
     let mut errors = Vec::new();
     // Names defined twice would resolve to either definition: stop here.
     names::check(module, source, &mut errors);
@@ -133,7 +149,20 @@ pub fn run(module: &ast::Module, source: &SourceFile) -> Result<Module, Diagnost
 
     // 3. Lower every body.
     for (id, f) in bodies {
-        let mut lowered = func::lower_body(&ctx, id, f, &functions[id], &mut errors);
+        let mut body_errors = Vec::new();
+        let mut lowered = func::lower_body(&ctx, id, f, &functions[id], &mut body_errors);
+        let refused = !body_errors.is_empty()
+            && body_errors
+                .iter()
+                .all(|d| d.kind == DiagnosticKind::Unsupported);
+        if defer && refused {
+            lowered = functions[id].clone();
+            let entry = lowered.entry;
+            lowered.blocks[entry].term = super::Terminator::Trap;
+            lowered.unsupported = body_errors;
+        } else {
+            errors.extend(body_errors);
+        }
         lowered.shared_used.sort_unstable();
         lowered.shared_used.dedup();
         lowered.cfg = cfg::analyze(&lowered.blocks);
