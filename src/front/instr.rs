@@ -17,7 +17,7 @@ spelled_enum! {
         Alloca => "alloca", And => "and", Applypriority => "applypriority", Atom => "atom",
         Bar => "bar", Barrier => "barrier", Bfe => "bfe", Bfi => "bfi", Bfind => "bfind",
         Bmsk => "bmsk", Bra => "bra", Brev => "brev", Brkpt => "brkpt", Brx => "brx",
-        Call => "call", Clz => "clz", Cnot => "cnot", Copysign => "copysign", Cos => "cos",
+        Call => "call", Clusterlaunchcontrol => "clusterlaunchcontrol", Clz => "clz", Cnot => "cnot", Copysign => "copysign", Cos => "cos",
         Cp => "cp", Createpolicy => "createpolicy", Cvt => "cvt", Cvta => "cvta",
         Discard => "discard", Div => "div", Dp2a => "dp2a", Dp4a => "dp4a", Elect => "elect",
         Ex2 => "ex2", Exit => "exit", Fence => "fence", Fma => "fma", Fns => "fns",
@@ -282,7 +282,20 @@ impl Opcode {
             // Matrix, asynchronous-copy, cluster and tensor-memory families take a
             // long list of shapes and qualifiers; lowering validates them.
             Mma | Wmma | Wgmma | Ldmatrix | Stmatrix | Movmatrix | Cp | Mbarrier | Multimem
-            | Tensormap | Tcgen05 => ANY,
+            | Tensormap | Tcgen05 | Clusterlaunchcontrol => ANY,
+        }
+    }
+
+    /// Families warpjit recognises but does not execute, whose modifiers
+    /// and operands it does not model: the statement is kept with the
+    /// modifiers it can classify and no operands, and lowering refuses it
+    /// with the reason (Blackwell's `tcgen05`, `clusterlaunchcontrol` and
+    /// `st.bulk`; multi-GPU `multimem`).
+    pub fn kept_unparsed(self, first_modifier: &str) -> bool {
+        match self {
+            Opcode::Tcgen05 | Opcode::Clusterlaunchcontrol | Opcode::Multimem => true,
+            Opcode::St => first_modifier == "bulk",
+            _ => false,
         }
     }
 

@@ -433,6 +433,10 @@ impl Warp {
             SpecialReg::GlobaltimerHi => (ctx.start.elapsed().as_nanos() >> 32) as u32,
             SpecialReg::DynamicSmemSize => ctx.dynamic_shared,
             SpecialReg::TotalSmemSize => super::user_shared_size(ctx) as u32,
+            SpecialReg::AggrSmemSize => {
+                (super::user_shared_size(ctx) + super::RESERVED_SHARED) as u32
+            }
+            SpecialReg::Pm(_) | SpecialReg::Pm64(_) | SpecialReg::CurrentGraphExec => 0,
             SpecialReg::Envreg(1) => (ctx.grid_workspace >> 32) as u32,
             SpecialReg::Envreg(2) => ctx.grid_workspace as u32,
             SpecialReg::Envreg(_) => 0,

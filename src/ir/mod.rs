@@ -450,6 +450,17 @@ pub enum SpecialReg {
     GlobaltimerHi,
     DynamicSmemSize,
     TotalSmemSize,
+    /// `%aggr_smem_size`: the user's shared memory plus the reserved
+    /// kilobyte every block has from sm_80 on.
+    AggrSmemSize,
+    /// `%pm0`..`%pm7` (32-bit) and `%pm0_64`..`%pm7_64`: performance
+    /// monitor counters, whose values the ISA leaves undefined; read 0
+    /// (no counter is programmed).
+    Pm(u8),
+    Pm64(u8),
+    /// `%current_graph_exec`: the device graph being executed; 0 (no
+    /// launch runs inside a device graph).
+    CurrentGraphExec,
     /// `%reserved_smem_offset_begin`, `_end`, `_cap`, `_0`, `_1`: where
     /// the CTA's reserved shared memory lies (see
     /// `interp::RESERVED_SHARED`).

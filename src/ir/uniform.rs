@@ -36,6 +36,10 @@ fn special_is_uniform(s: SpecialReg) -> bool {
             | SpecialReg::Gridid
             | SpecialReg::DynamicSmemSize
             | SpecialReg::TotalSmemSize
+            | SpecialReg::AggrSmemSize
+            | SpecialReg::Pm(_)
+            | SpecialReg::Pm64(_)
+            | SpecialReg::CurrentGraphExec
             | SpecialReg::ReservedSmem(_)
             | SpecialReg::Envreg(_)
     )

@@ -686,6 +686,15 @@ impl PieceBuilder<'_, '_> {
             }
             SpecialReg::DynamicSmemSize => u32_at(self, offsets::DYNAMIC_SHARED),
             SpecialReg::TotalSmemSize => u32_at(self, offsets::TOTAL_SHARED),
+            SpecialReg::AggrSmemSize => {
+                let user = u32_at(self, offsets::TOTAL_SHARED);
+                self.b
+                    .ins()
+                    .iadd_imm_s(user, crate::interp::RESERVED_SHARED as i64)
+            }
+            SpecialReg::Pm(_) | SpecialReg::Pm64(_) | SpecialReg::CurrentGraphExec => {
+                self.b.ins().iconst(I64, 0)
+            }
             SpecialReg::Globaltimer
             | SpecialReg::GlobaltimerLo
             | SpecialReg::GlobaltimerHi

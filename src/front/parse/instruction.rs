@@ -33,6 +33,17 @@ impl<'a> Ctx<'a> {
             );
         };
         let mut i = &i[n..];
+        let first = i
+            .strip_prefix('.')
+            .map(|r| {
+                r.split(|c: char| c == '.' || c.is_whitespace() || c == ';')
+                    .next()
+                    .unwrap_or("")
+            })
+            .unwrap_or("");
+        if opcode.kept_unparsed(first) {
+            return self.kept_unparsed(start, guard, opcode, i);
+        }
         let mut modifiers = Vec::new();
         while let Some(rest) = i.strip_prefix('.') {
             let (rest, word) = dotted_word(rest)?;
@@ -85,6 +96,39 @@ impl<'a> Ctx<'a> {
                 modifiers,
                 operands,
                 span: self.span(start, i),
+            },
+        ))
+    }
+
+    /// An instruction of a family warpjit does not execute
+    /// ([`Opcode::kept_unparsed`]): the modifiers it can classify, no
+    /// operands, up to and including the `;`.
+    fn kept_unparsed(
+        &self,
+        start: &'a str,
+        guard: Option<Guard>,
+        opcode: Opcode,
+        i: &'a str,
+    ) -> PResult<'a, Instruction> {
+        let Some(end) = i.find(';') else {
+            return expected(i, "`;` ending the instruction");
+        };
+        let modifiers = i[..end]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .split('.')
+            .filter_map(classify_modifier)
+            .collect();
+        let rest = &i[end + 1..];
+        Ok((
+            rest,
+            Instruction {
+                guard,
+                opcode,
+                modifiers,
+                operands: Vec::new(),
+                span: self.span(start, rest),
             },
         ))
     }

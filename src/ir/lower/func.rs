@@ -473,7 +473,14 @@ impl FnLower<'_> {
     ) -> Result<Src, Diagnostic> {
         if let Some(sreg) = special_register(name, component) {
             let t = self.temp(
-                if matches!(sreg, SpecialReg::Clock64 | SpecialReg::Globaltimer) {
+                if matches!(
+                    sreg,
+                    SpecialReg::Clock64
+                        | SpecialReg::Globaltimer
+                        | SpecialReg::Gridid
+                        | SpecialReg::Pm64(_)
+                        | SpecialReg::CurrentGraphExec
+                ) {
                     Ty::U64
                 } else {
                     Ty::U32
@@ -689,6 +696,19 @@ fn special_register(name: &str, component: Option<ast::Component>) -> Option<Spe
         ("%globaltimer_hi", None) => SpecialReg::GlobaltimerHi,
         ("%dynamic_smem_size", None) => SpecialReg::DynamicSmemSize,
         ("%total_smem_size", None) => SpecialReg::TotalSmemSize,
+        ("%aggr_smem_size", None) => SpecialReg::AggrSmemSize,
+        ("%current_graph_exec", None) => SpecialReg::CurrentGraphExec,
+        (pm, None) if pm.starts_with("%pm") => {
+            let (n, wide) = match pm["%pm".len()..].strip_suffix("_64") {
+                Some(n) => (n, true),
+                None => (&pm["%pm".len()..], false),
+            };
+            let n: u8 = n.parse().ok().filter(|n| *n < 8)?;
+            match wide {
+                true => SpecialReg::Pm64(n),
+                false => SpecialReg::Pm(n),
+            }
+        }
         ("%reserved_smem_offset_begin", None) => SpecialReg::ReservedSmem(ReservedSmem::Begin),
         ("%reserved_smem_offset_end", None) => SpecialReg::ReservedSmem(ReservedSmem::End),
         ("%reserved_smem_offset_cap", None) => SpecialReg::ReservedSmem(ReservedSmem::Cap),

@@ -121,6 +121,21 @@ impl FnLower<'_> {
                     1,
                 )
             }
+            Tcgen05 | Clusterlaunchcontrol => Err(unsupported(
+                ins.span,
+                format_args!(
+                    "`{}`: Blackwell-only (sm_100a and later), not executed",
+                    ins.opcode.name()
+                ),
+            )),
+            St if m.has(Kw::Bulk) => Err(unsupported(
+                ins.span,
+                "`st.bulk`: Blackwell-only (sm_100 and later), not executed",
+            )),
+            Multimem => Err(unsupported(
+                ins.span,
+                "`multimem`: multicast memory shared by several GPUs (warpjit has one device), not executed",
+            )),
             Cvt => self.cvt(ins, &m),
             Mov => self.mov(ins, &m),
             Ld | Ldu | St | Atom | Red | Cvta | Isspacep | Prefetch | Prefetchu | Applypriority
