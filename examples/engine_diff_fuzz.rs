@@ -4,6 +4,7 @@
 //! `--out DIR`).
 //!
 //! `cargo run --release --example engine_diff_fuzz -- [--seconds S | --count N] [--seed FIRST] [--out DIR] [--dump SEED]`
+//! (`WARPJIT_FUZZ_SHOW_FAULTS=1`: print each identical fault's first line)
 
 #[path = "../tests/difffuzz/gen.rs"]
 #[allow(dead_code)]
@@ -45,13 +46,15 @@ fn main() {
                 gen_failures += 1;
                 eprintln!("seed {seed}: {e}");
             }
-            (Ok(o), Ok(())) => {
-                if o.result.is_ok() {
-                    ok_runs += 1;
-                } else {
+            (Ok(o), Ok(())) => match &o.result {
+                Ok(_) => ok_runs += 1,
+                Err(e) => {
                     fault_runs += 1;
+                    if std::env::var_os("WARPJIT_FUZZ_SHOW_FAULTS").is_some() {
+                        eprintln!("seed {seed} faults: {}", e.lines().next().unwrap_or(""));
+                    }
                 }
-            }
+            },
             (Ok(_), Err(why)) => {
                 disagreements += 1;
                 eprintln!("DISAGREEMENT seed {seed}: {why}");

@@ -10,12 +10,15 @@
 //! if/else, bounded loops (some only loading, which the JIT runs as
 //! regions), guarded instructions, shared memory with barriers,
 //! local arrays, generic addresses, shuffles, votes, match and redux,
-//! atomics, calls to a `.func`, printf — and stores every register to its own
+//! atomics, calls to a `.func`, printf, `wmma` and `mma.sync` products,
+//! `mbarrier` phases — and stores every register to its own
 //! slots of `out`. Some programs index memory out of bounds on purpose, so
 //! both engines must also report the same fault.
 
 use std::fmt::Write;
 
+#[path = "matrix.rs"]
+mod matrix;
 #[path = "memory.rs"]
 mod memory;
 
@@ -598,8 +601,11 @@ impl Gen {
     /// A block of statements (`n` of them), structured.
     fn block(&mut self, n: u64) {
         for _ in 0..self.rng.below(n) + 1 {
-            match self.rng.below(21) {
+            match self.rng.below(24) {
                 20 => self.warp_exchange(),
+                21 if !self.divergent => self.wmma_phase(),
+                22 if !self.divergent => self.mma_op(),
+                23 if !self.divergent => self.mbarrier_phase(),
                 0..=9 => {
                     let k = self.rng.below(6) + 1;
                     self.straight(k)
@@ -653,7 +659,7 @@ pub fn generate(seed: u64) -> Program {
     g.block(30);
 
     let mut ptx = String::new();
-    ptx.push_str(".version 8.0\n.target sm_80\n.address_size 64\n\n");
+    ptx.push_str(".version 8.0\n.target sm_90\n.address_size 64\n\n");
     ptx.push_str(".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n");
     let fmt = b"t%d: %d %g\n\0";
     let bytes: Vec<String> = fmt.iter().map(|b| b.to_string()).collect();
@@ -663,7 +669,7 @@ pub fn generate(seed: u64) -> Program {
         fmt.len(),
         bytes.join(", ")
     );
-    ptx.push_str(".shared .align 4 .b8 sbuf[512];\n.shared .align 4 .b8 xbuf[512];\n\n");
+    ptx.push_str(".shared .align 4 .b8 sbuf[512];\n.shared .align 16 .b8 xbuf[512];\n.shared .align 8 .b64 mbar;\n\n");
     ptx.push_str(
         ".func (.param .b32 func_retval0) helper(.param .b32 helper_param_0, .param .b32 helper_param_1)\n{\n\t.reg .pred %hp;\n\t.reg .b32 %hr<4>;\n\tld.param.u32 %hr0, [helper_param_0];\n\tld.param.u32 %hr1, [helper_param_1];\n\tsetp.lt.s32 %hp, %hr0, %hr1;\n\t@%hp bra $HL1;\n\tmul.lo.s32 %hr2, %hr0, 3;\n\tadd.s32 %hr2, %hr2, %hr1;\n\tbra.uni $HL2;\n$HL1:\n\txor.b32 %hr2, %hr0, %hr1;\n\tshr.u32 %hr2, %hr2, 1;\n$HL2:\n\tst.param.b32 [func_retval0+0], %hr2;\n\tret;\n}\n\n",
     );

@@ -31,6 +31,11 @@ pub fn execute_with(p: &Program, engine: Engine, share_slots: bool) -> Result<Ou
         .load_ptx("fuzz.ptx", &p.ptx)
         .map_err(|e| format!("generator bug: the program does not load:\n{e}"))?;
     let k = dev.kernel(m, Some("fuzz")).map_err(|e| e.to_string())?;
+    if let Some(d) = dev.unsupported(m, k) {
+        return Err(format!(
+            "generator bug: the program uses what warpjit refuses:\n{d}"
+        ));
+    }
     let input = dev.alloc(p.input.len() as u64).unwrap();
     dev.write(input, &p.input).unwrap();
     let out = dev.alloc(p.out_bytes as u64).unwrap();

@@ -1,0 +1,277 @@
+//! The generator's matrix and asynchronous-barrier statements: `wmma`
+//! loads, products and stores of every type and shape warpjit runs,
+//! `mma.sync`, and `mbarrier` phases (init, arrive in its forms, waits
+//! that spin, pending counts, inval). All in warp-uniform control flow, as
+//! the `.aligned` forms require (see `gen.rs`).
+
+use super::{Gen, NR};
+
+/// A `wmma` configuration: type of A and B, shape (m, n, k), registers of
+/// the A and B fragments, and the accumulator types it takes.
+struct WmmaKind {
+    ty: &'static str,
+    elt_bytes: u64,
+    shape: (u64, u64, u64),
+    a_regs: usize,
+    b_regs: usize,
+    accs: &'static [&'static str],
+}
+
+const WMMA: &[WmmaKind] = &[
+    WmmaKind {
+        ty: "f16",
+        elt_bytes: 2,
+        shape: (16, 16, 16),
+        a_regs: 8,
+        b_regs: 8,
+        accs: &["f16", "f32"],
+    },
+    WmmaKind {
+        ty: "f16",
+        elt_bytes: 2,
+        shape: (32, 8, 16),
+        a_regs: 8,
+        b_regs: 8,
+        accs: &["f16", "f32"],
+    },
+    WmmaKind {
+        ty: "f16",
+        elt_bytes: 2,
+        shape: (8, 32, 16),
+        a_regs: 8,
+        b_regs: 8,
+        accs: &["f16", "f32"],
+    },
+    WmmaKind {
+        ty: "bf16",
+        elt_bytes: 2,
+        shape: (16, 16, 16),
+        a_regs: 4,
+        b_regs: 4,
+        accs: &["f32"],
+    },
+    WmmaKind {
+        ty: "bf16",
+        elt_bytes: 2,
+        shape: (32, 8, 16),
+        a_regs: 8,
+        b_regs: 2,
+        accs: &["f32"],
+    },
+    WmmaKind {
+        ty: "bf16",
+        elt_bytes: 2,
+        shape: (8, 32, 16),
+        a_regs: 2,
+        b_regs: 8,
+        accs: &["f32"],
+    },
+    WmmaKind {
+        ty: "tf32",
+        elt_bytes: 4,
+        shape: (16, 16, 8),
+        a_regs: 4,
+        b_regs: 4,
+        accs: &["f32"],
+    },
+    WmmaKind {
+        ty: "s8",
+        elt_bytes: 1,
+        shape: (16, 16, 16),
+        a_regs: 2,
+        b_regs: 2,
+        accs: &["s32"],
+    },
+    WmmaKind {
+        ty: "u8",
+        elt_bytes: 1,
+        shape: (32, 8, 16),
+        a_regs: 4,
+        b_regs: 1,
+        accs: &["s32"],
+    },
+    WmmaKind {
+        ty: "s8",
+        elt_bytes: 1,
+        shape: (8, 32, 16),
+        a_regs: 1,
+        b_regs: 4,
+        accs: &["s32"],
+    },
+];
+
+impl Gen {
+    /// `n` distinct registers of the `%r` pool, as a `{...}` list.
+    fn r_list(&mut self, n: usize) -> String {
+        let start = self.rng.below(NR - n as u64 + 1);
+        let regs: Vec<String> = (0..n as u64).map(|i| format!("%r{}", start + i)).collect();
+        format!("{{{}}}", regs.join(", "))
+    }
+
+    /// `n` registers of the `%f` pool.
+    fn f_list(&mut self, n: usize) -> String {
+        let regs: Vec<String> = (0..n).map(|i| format!("%f{i}")).collect();
+        format!("{{{}}}", regs.join(", "))
+    }
+
+    /// A warp-wide matrix product: A and B loaded with `wmma.load` from
+    /// the input buffer (random bits and edge values), C and D in the
+    /// thread's registers; sometimes warp 0 stores D to shared memory and
+    /// every thread reads a word of it back.
+    pub(super) fn wmma_phase(&mut self) {
+        let kind = &WMMA[self.rng.below(WMMA.len() as u64) as usize];
+        let (m, n, k) = kind.shape;
+        let shape = format!("m{m}n{n}k{k}");
+        let la = *self.rng.pick(&["row", "col"]);
+        let lb = *self.rng.pick(&["row", "col"]);
+        // Natural leading dimensions, so that A and B stay in the first
+        // 2 KiB of the input (at least 32 threads of 64 bytes).
+        let sa = if la == "row" { k } else { m };
+        let sb = if lb == "row" { n } else { k };
+        let a_off = self.rng.below(1024 / 32) * 32;
+        let b_off = self.rng.below(1024 / 32) * 32;
+        debug_assert!(
+            a_off + m * k * kind.elt_bytes <= 2048 && b_off + k * n * kind.elt_bytes <= 2048
+        );
+        let (a, b) = (self.r_list(kind.a_regs), self.r_list(kind.b_regs));
+        let ty = kind.ty;
+        let generic = self.rng.chance(30);
+        let space = if generic { "" } else { ".global" };
+        let base = if generic {
+            self.line("cvta.global.u64 %rd_t, %rd_inbase;");
+            "%rd_t"
+        } else {
+            "%rd_inbase"
+        };
+        self.line(&format!(
+            "wmma.load.a.sync.aligned.{la}.{shape}{space}.{ty} {a}, [{base}+{a_off}], {sa};"
+        ));
+        self.line(&format!(
+            "wmma.load.b.sync.aligned.{lb}.{shape}{space}.{ty} {b}, [{base}+{b_off}], {sb};"
+        ));
+        let acc = *self.rng.pick(kind.accs);
+        let dacc = if ty == "f16" {
+            *self.rng.pick(kind.accs)
+        } else {
+            acc
+        };
+        let frag = |g: &mut Gen, t: &str| match t {
+            "f32" => g.f_list(8),
+            "f16" => g.r_list(4),
+            _ => g.r_list(8),
+        };
+        let c = frag(self, acc);
+        let d = frag(self, dacc);
+        let s = match ty {
+            "f16" => {
+                format!("wmma.mma.sync.aligned.{la}.{lb}.{shape}.{dacc}.{acc} {d}, {a}, {b}, {c};")
+            }
+            "s8" | "u8" => {
+                let sat = if self.rng.chance(50) {
+                    ".satfinite"
+                } else {
+                    ""
+                };
+                format!("wmma.mma.sync.aligned.{la}.{lb}.{shape}.s32.{ty}.{ty}.s32{sat} {d}, {a}, {b}, {c};")
+            }
+            _ => format!(
+                "wmma.mma.sync.aligned.{la}.{lb}.{shape}.f32.{ty}.{ty}.f32 {d}, {a}, {b}, {c};"
+            ),
+        };
+        self.line(&s);
+        // D (at most 16 x 16 four-byte elements in 1 KiB: xbuf holds 512
+        // bytes, so only 16-bit D of 256 elements) from warp 0 only.
+        if dacc == "f16" && m * n == 256 && self.rng.chance(50) {
+            let skip = self.label();
+            let ld = *self.rng.pick(&["row", "col"]);
+            self.line("shr.u32 %r_t, %r_tid, 5;");
+            self.line("setp.ne.u32 %p_l, %r_t, 0;");
+            self.line(&format!("@%p_l bra {skip};"));
+            self.line("mov.u64 %rd_x, xbuf;");
+            let stride = if ld == "row" { n } else { m };
+            self.line(&format!(
+                "wmma.store.d.sync.aligned.{ld}.{shape}.shared.f16 [%rd_x], {d}, {stride};"
+            ));
+            self.body.push_str(&format!("{skip}:\n"));
+            self.line("bar.sync 0;");
+            self.line("and.b32 %r_t, %r_tid, 127;");
+            self.line("mul.wide.u32 %rd_t, %r_t, 4;");
+            self.line("mov.u64 %rd_x, xbuf;");
+            self.line("add.u64 %rd_t, %rd_x, %rd_t;");
+            let r = self.r();
+            self.line(&format!("ld.shared.u32 {r}, [%rd_t];"));
+            self.line("bar.sync 0;");
+        }
+    }
+
+    /// `mma.sync` in the shapes and types warpjit runs, operands from the
+    /// thread's registers.
+    pub(super) fn mma_op(&mut self) {
+        let (shape, ty, a_regs, b_regs, accs): (&str, &str, usize, usize, &[&str]) =
+            match self.rng.below(6) {
+                0 => ("m16n8k16", "f16", 4, 2, &["f32", "f16"]),
+                1 => ("m16n8k8", "f16", 2, 1, &["f32", "f16"]),
+                2 => ("m16n8k16", "bf16", 4, 2, &["f32"]),
+                3 => ("m16n8k8", "bf16", 2, 1, &["f32"]),
+                4 => ("m16n8k8", "tf32", 4, 2, &["f32"]),
+                _ => ("m16n8k4", "tf32", 2, 1, &["f32"]),
+            };
+        let (a, b) = (self.r_list(a_regs), self.r_list(b_regs));
+        // D and C of one type (mixed f16/f32 accumulators are not run yet).
+        let acc = *self.rng.pick(accs);
+        let dacc = acc;
+        let frag = |g: &mut Gen, t: &str| match t {
+            "f32" => g.f_list(4),
+            _ => g.r_list(2),
+        };
+        let c = frag(self, acc);
+        let d = frag(self, dacc);
+        let s = match ty {
+            "f16" => {
+                format!("mma.sync.aligned.{shape}.row.col.{dacc}.f16.f16.{acc} {d}, {a}, {b}, {c};")
+            }
+            _ => format!("mma.sync.aligned.{shape}.row.col.f32.{ty}.{ty}.f32 {d}, {a}, {b}, {c};"),
+        };
+        self.line(&s);
+    }
+
+    /// One phase of a CTA-wide `mbarrier` in shared memory: thread 0
+    /// initializes it, every thread arrives (plain, with a count, with a
+    /// transaction count, or dropping out), then spins on `test_wait` or
+    /// `try_wait.parity` until the phase completes; the arrival state's
+    /// pending count lands in a register; thread 0 invalidates it.
+    pub(super) fn mbarrier_phase(&mut self) {
+        self.line("setp.eq.u32 %p_l, %r_tid, 0;");
+        self.line("@%p_l mbarrier.init.shared::cta.b64 [mbar], %r_ntid;");
+        self.line("bar.sync 0;");
+        match self.rng.below(4) {
+            0 => self.line("mbarrier.arrive.shared::cta.b64 %rd_t, [mbar];"),
+            1 => self.line("mbarrier.arrive.release.cta.shared::cta.b64 %rd_t, [mbar], 1;"),
+            2 => {
+                let tx = self.rng.below(64) + 1;
+                self.line(&format!(
+                    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [mbar], {tx};"
+                ));
+                self.line(&format!(
+                    "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [mbar], {tx};"
+                ));
+                self.line("mbarrier.arrive.shared::cta.b64 %rd_t, [mbar];");
+            }
+            _ => self.line("mbarrier.arrive_drop.shared::cta.b64 %rd_t, [mbar];"),
+        }
+        let wait = self.label();
+        self.body.push_str(&format!("{wait}:\n"));
+        if self.rng.chance(50) {
+            self.line("mbarrier.test_wait.shared::cta.b64 %p_l, [mbar], %rd_t;");
+        } else {
+            self.line("mbarrier.try_wait.parity.shared::cta.b64 %p_l, [mbar], 0;");
+        }
+        self.line(&format!("@!%p_l bra {wait};"));
+        let r = self.r();
+        self.line(&format!("mbarrier.pending_count.b64 {r}, %rd_t;"));
+        self.line("bar.sync 0;");
+        self.line("setp.eq.u32 %p_l, %r_tid, 0;");
+        self.line("@%p_l mbarrier.inval.shared::cta.b64 [mbar];");
+        self.line("bar.sync 0;");
+    }
+}
