@@ -171,3 +171,101 @@ fn parameter_loads_through_a_register_stay_in_the_parameters() {
     let timed = run_with_pointer(Engine::Jit, sample, ptx, 0, huge_n, true);
     assert!(timed.contains("illegal address"), "{timed}");
 }
+
+/// The generic window of the kernel parameters (`cvta.param`, what a
+/// `__grid_constant__` parameter's address becomes): loads through it read
+/// the parameter buffer, `isspacep.param` and `.global` hold for it (the
+/// ISA puts the `.param` window inside the `.global` one), `cvta.to.param`
+/// goes back; a store through it is an illegal address, the same on both
+/// engines and timed. `cvta.param` in a device function is refused.
+#[test]
+fn kernel_parameters_through_generic_addresses() {
+    let ptx = ".version 8.0\n.target sm_80\n.address_size 64\n\n\
+        .visible .entry k(.param .align 8 .b8 s[16], .param .u64 out, .param .u32 poke)\n{\n\
+        \t.reg .pred %p<4>;\n\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<6>;\n\
+        \tmov.b64 %rd1, s;\n\tcvta.param.u64 %rd2, %rd1;\n\tld.u32 %r1, [%rd2+8];\n\
+        \tisspacep.param %p1, %rd2;\n\tisspacep.global %p2, %rd2;\n\tisspacep.shared %p3, %rd2;\n\
+        \tselp.u32 %r2, 1, 0, %p1;\n\tselp.u32 %r3, 1, 0, %p2;\n\tselp.u32 %r4, 1, 0, %p3;\n\
+        \tcvta.to.param.u64 %rd3, %rd2;\n\tld.param.u32 %r5, [%rd3+12];\n\
+        \tld.param.u64 %rd4, [out];\n\tcvta.to.global.u64 %rd4, %rd4;\n\
+        \tisspacep.param %p1, %rd4;\n\tselp.u32 %r6, 1, 0, %p1;\n\
+        \tst.global.v4.u32 [%rd4], {%r1, %r2, %r3, %r4};\n\tst.global.v2.u32 [%rd4+16], {%r5, %r6};\n\
+        \tld.param.u32 %r7, [poke];\n\tsetp.ne.u32 %p1, %r7, 0;\n\
+        \t@%p1 st.u32 [%rd2+4], %r7;\n\tret;\n}\n";
+    let line_of_store = ptx
+        .lines()
+        .position(|l| l.contains("st.u32 [%rd2+4]"))
+        .unwrap()
+        + 1;
+    let run = |engine: Engine, poke: u32, timed: bool| -> Result<Vec<u32>, String> {
+        let mut dev = Device::new(Options {
+            arena_bytes: 1 << 20,
+            engine,
+            ..Options::default()
+        });
+        let m = dev.load_ptx("p.ptx", ptx).unwrap();
+        let k = dev.kernel(m, Some("k")).unwrap();
+        let out = dev.alloc(24).unwrap();
+        let (slots, total) = dev.kernel_params(m, k);
+        let mut params = vec![0u8; total as usize];
+        for (i, v) in [10u32, 20, 30, 40].iter().enumerate() {
+            params[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let o = slots[1].offset as usize;
+        params[o..o + 8].copy_from_slice(&out.to_le_bytes());
+        let o = slots[2].offset as usize;
+        params[o..o + 4].copy_from_slice(&poke.to_le_bytes());
+        let cfg = LaunchConfig {
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        };
+        let r = if timed {
+            let arch = warpjit::timing::Arch::builtin("sm_80").unwrap();
+            let t = warpjit::runtime::TimingOptions::new(arch);
+            dev.launch_timed(m, k, cfg, &params, &t).map(|_| ())
+        } else {
+            dev.launch(m, k, cfg, &params).map(|_| ())
+        };
+        r.map_err(|e| e.to_string())?;
+        let mut bytes = vec![0u8; 24];
+        dev.read(out, &mut bytes).unwrap();
+        Ok(bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect())
+    };
+    let mut errors = Vec::new();
+    for engine in [Engine::Interp, Engine::Jit] {
+        for timed in [false, true] {
+            assert_eq!(
+                run(engine, 0, timed).unwrap(),
+                vec![30, 1, 1, 0, 40, 0],
+                "{engine:?} timed {timed}"
+            );
+            let e = run(engine, 7, timed).unwrap_err();
+            assert!(
+                e.contains("illegal address") && e.contains(&format!("p.ptx:{line_of_store}:")),
+                "{engine:?} timed {timed}: {e}"
+            );
+            errors.push(e);
+        }
+    }
+    assert!(errors.windows(2).all(|w| w[0] == w[1]), "{errors:#?}");
+
+    let in_func = ".version 8.0\n.target sm_80\n.address_size 64\n\n\
+        .func f(.param .b32 x)\n{\n\t.reg .b64 %rd<3>;\n\tmov.b64 %rd1, x;\n\
+        \tcvta.param.u64 %rd2, %rd1;\n\tret;\n}\n\
+        .visible .entry k()\n{\n\t.param .b32 a;\n\tst.param.b32 [a], 1;\n\tcall.uni f, (a);\n\tret;\n}\n";
+    let mut dev = Device::new(Options::default());
+    let m = dev.load_ptx("f.ptx", in_func).unwrap();
+    let d = dev
+        .unsupported(m, dev.kernel(m, Some("k")).unwrap())
+        .unwrap();
+    assert!(
+        d.to_string().contains(
+            "f.ptx:9:2: unsupported: the generic address of a device function's parameter"
+        ),
+        "{d}"
+    );
+}

@@ -8,7 +8,7 @@ use super::drive::Position;
 use super::warp::Warp;
 use super::Cta;
 use crate::ir::{self, Op, OpKind, Space};
-use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 
 /// How a memory op touches memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +172,9 @@ impl Warp {
             }
             Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&first) => {
                 (Space::Local, LOCAL_WINDOW)
+            }
+            Space::Generic if (PARAM_WINDOW..PARAM_WINDOW + WINDOW_SIZE).contains(&first) => {
+                (Space::KernelParam, PARAM_WINDOW)
             }
             Space::Generic => (Space::Global, 0),
             s => (s, 0),

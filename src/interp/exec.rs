@@ -151,7 +151,7 @@ impl Warp {
                 for l in lanes {
                     let addr = self.read(cta, &op.srcs[0], l).wrapping_add(*offset as u64);
                     let place = self
-                        .place(cta, *space, addr, size * n, l)
+                        .place_for_write(cta, *space, addr, size * n, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
                     self.check_access(cta, op, place, size * n, Rw::Write, l);
                     for k in 0..n {
@@ -172,7 +172,7 @@ impl Warp {
                     let b = self.read(cta, &op.srcs[1], l);
                     let c = op.srcs.get(2).map(|s| self.read(cta, s, l)).unwrap_or(0);
                     let place = self
-                        .place(cta, *space, addr, size, l)
+                        .place_for_write(cta, *space, addr, size, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, size))?;
                     self.check_atomic(cta, op, place, size, l);
                     let (ty, aop) = (*ty, *aop);

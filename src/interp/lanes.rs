@@ -4,7 +4,7 @@
 use super::warp::Warp;
 use super::Cta;
 use crate::ir::{Space, Ty};
-use crate::runtime::memory::{AccessFault, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{AccessFault, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 
 /// Where an access lands after decoding.
 #[derive(Clone, Copy, Debug)]
@@ -48,6 +48,8 @@ impl Warp {
                     (Space::Shared, addr - SHARED_WINDOW)
                 } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&addr) {
                     (Space::Local, addr - LOCAL_WINDOW)
+                } else if (PARAM_WINDOW..PARAM_WINDOW + WINDOW_SIZE).contains(&addr) {
+                    (Space::KernelParam, addr - PARAM_WINDOW)
                 } else {
                     (Space::Global, addr)
                 }
@@ -88,6 +90,26 @@ impl Warp {
         }
     }
 
+    /// As [`Warp::place`], for an access that writes: the kernel
+    /// parameters, reachable through a generic address, are read-only.
+    pub(super) fn place_for_write(
+        &self,
+        cta: &Cta,
+        space: Space,
+        addr: u64,
+        size: u64,
+        lane: usize,
+    ) -> Result<Place, Refused> {
+        match self.place(cta, space, addr, size, lane)? {
+            Place::KernelParam(_) => Err(Refused {
+                fault: AccessFault::OutOfBounds,
+                space,
+                addr,
+            }),
+            place => Ok(place),
+        }
+    }
+
     pub(super) fn load_place(&self, cta: &Cta, place: Place, size: u64, lane: usize) -> u64 {
         let read = |bytes: &[u8], at: usize| {
             let mut v = [0u8; 8];
@@ -119,7 +141,8 @@ impl Warp {
             Place::Local(at) => {
                 self.local[lane][at..at + size as usize].copy_from_slice(&bytes[..size as usize])
             }
-            // Kernel parameters are read-only: the lowering never emits stores to them.
+            // Kernel parameters are read-only: the lowering never emits
+            // stores to them, and `place_for_write` refuses generic ones.
             Place::KernelParam(_) => {}
         }
     }

@@ -101,7 +101,7 @@ impl Warp {
                         .reg_value(cta, &op.srcs[0], l)
                         .wrapping_add(*offset as u64);
                     let place = self
-                        .place(cta, *space, addr, 16, l)
+                        .place_for_write(cta, *space, addr, 16, l)
                         .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
                     self.check_access(cta, op, place, 16, crate::sanitizer::Rw::Write, l);
                     for (i, half) in row.chunks_exact(8).enumerate() {

@@ -6,7 +6,7 @@
 
 use super::lanes::extend;
 use crate::ir::{BoolOp, IntBinOp, IntTernOp, Op, OpKind, Space, Ty};
-use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::sem;
 
 /// Most sources or destinations a pure op has.
@@ -204,6 +204,7 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
             let window = match space {
                 Space::Shared => SHARED_WINDOW,
                 Space::Local => LOCAL_WINDOW,
+                Space::KernelParam => PARAM_WINDOW,
                 _ => 0,
             };
             out[0] = if *to_generic {
@@ -216,9 +217,15 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
             let a = src(0);
             let in_shared = (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a);
             let in_local = (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a);
+            let in_param = (PARAM_WINDOW..PARAM_WINDOW + WINDOW_SIZE).contains(&a);
             out[0] = match space {
                 Space::Shared => in_shared,
                 Space::Local => in_local,
+                Space::KernelParam => in_param,
+                // "isspacep.global returns 1 for kernel function
+                // parameters, as the .param window is contained within
+                // the .global window" (PTX ISA, isspacep); NVVM folds
+                // `__isGlobal` of a grid constant's address to 1.
                 Space::Global | Space::Const => !in_shared && !in_local,
                 _ => false,
             } as u64;

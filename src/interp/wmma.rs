@@ -96,7 +96,7 @@ impl Warp {
                             let (off, _) = element_offset(frag, *row_major, stride, reg, l, e);
                             let addr = base.wrapping_add(off);
                             let place = self
-                                .place(cta, *space, addr, size, l)
+                                .place_for_write(cta, *space, addr, size, l)
                                 .map_err(|r| self.access_fault(cta, op, l, r, size))?;
                             self.check_access(cta, op, place, size, Rw::Write, l);
                             let v = (value >> (e as u32 * bits)) & mask;

@@ -96,7 +96,9 @@ fn inline_rmw(aop: AtomOp, ty: Ty) -> Option<Option<AtomicRmwOp>> {
         AtomOp::Inc | AtomOp::Dec => return None,
     }))
 }
-use crate::runtime::memory::{GLOBAL_BASE, GRANULE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{
+    GLOBAL_BASE, GRANULE, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 
 fn space_code(space: Space) -> u32 {
     match space {
@@ -125,7 +127,7 @@ impl PieceBuilder<'_, '_> {
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
         self.record(op, addr);
-        let ptr = self.access(index, space, addr, size * n);
+        let ptr = self.access(index, space, addr, size * n, false);
         let flags = self.trusted;
         for (k, &d) in op.dsts.iter().enumerate() {
             let at = (k as u64 * size) as i32;
@@ -150,7 +152,7 @@ impl PieceBuilder<'_, '_> {
         let addr = self.b.ins().iadd_imm_s(addr, offset);
         self.record(op, addr);
         let values: Vec<Value> = op.srcs[1..].iter().map(|s| self.src(s)).collect();
-        let ptr = self.access(index, space, addr, size * n);
+        let ptr = self.access(index, space, addr, size * n, true);
         let flags = self.trusted;
         for (k, v) in values.into_iter().enumerate() {
             let at = (k as u64 * size) as i32;
@@ -184,7 +186,7 @@ impl PieceBuilder<'_, '_> {
             let size = ty.bytes() as u64;
             let ptr = match self.checked_atomic.get(&index) {
                 Some(&last) => self.global_again(index, addr, size, last),
-                None => self.access(index, space, addr, size),
+                None => self.access(index, space, addr, size, true),
             };
             let width = match size {
                 2 => I16,
@@ -296,9 +298,10 @@ impl PieceBuilder<'_, '_> {
         self.b.ins().store(flags, lanes, trace, mask_at);
     }
 
-    /// Checks an access of `size` bytes at `addr` in `space`; returns the
-    /// host pointer (faulting lanes leave through `fault`).
-    fn access(&mut self, index: u32, space: Space, addr: Value, size: u64) -> Value {
+    /// Checks an access of `size` bytes at `addr` in `space` (`write`: it
+    /// stores); returns the host pointer (faulting lanes leave through
+    /// `fault`).
+    fn access(&mut self, index: u32, space: Space, addr: Value, size: u64, write: bool) -> Value {
         let code = space_code(space);
         let region = match space {
             Space::Global | Space::Const => Region::Global,
@@ -309,16 +312,20 @@ impl PieceBuilder<'_, '_> {
                 let off = self.b.ins().iadd(self.frame_base, addr);
                 return self.checked(Region::Local, index, code, addr, off, size);
             }
-            Space::Generic => return self.generic(index, addr, size),
+            Space::Generic => return self.generic(index, addr, size, write),
         };
         self.checked(region, index, code, addr, addr, size)
     }
 
-    fn generic(&mut self, index: u32, addr: Value, size: u64) -> Value {
+    /// A generic address: shared, local or kernel-parameter window (the
+    /// last read-only: a write there faults as out of bounds), else global.
+    fn generic(&mut self, index: u32, addr: Value, size: u64, write: bool) -> Value {
         let code = abi::SPACE_GENERIC;
         let done = self.b.create_block();
         self.b.append_block_param(done, I64);
-        let (shared, not_shared, local, global) = (
+        let (shared, not_shared, local, not_local, param, global) = (
+            self.b.create_block(),
+            self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
@@ -342,14 +349,34 @@ impl PieceBuilder<'_, '_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedLessThan, l_off, WINDOW_SIZE as i64);
-        self.b.ins().brif(in_l, local, &[], global, &[]);
+        self.b.ins().brif(in_l, local, &[], not_local, &[]);
+        self.b.switch_to_block(not_local);
+        let p_off = self
+            .b
+            .ins()
+            .iadd_imm_s(addr, PARAM_WINDOW.wrapping_neg() as i64);
+        let in_p = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, p_off, WINDOW_SIZE as i64);
+        self.b.ins().brif(in_p, param, &[], global, &[]);
         for (block, region, off) in [
             (shared, Region::Shared, s_off),
             (local, Region::Local, l_off),
+            (param, Region::Param, p_off),
             (global, Region::Global, addr),
         ] {
             self.b.switch_to_block(block);
-            let p = self.checked(region, index, code, addr, off, size);
+            let p = match (region, write) {
+                (Region::Param, true) => {
+                    // Read-only: every write is out of bounds.
+                    let ok = self.b.create_block();
+                    let none = self.b.ins().iconst(I64, 0);
+                    self.bounds_exit(p_off, none, size, ok, index, code, addr);
+                    self.b.ins().iconst(I64, 0)
+                }
+                _ => self.checked(region, index, code, addr, off, size),
+            };
             self.b.ins().jump(done, &[p.into()]);
         }
         self.b.switch_to_block(done);

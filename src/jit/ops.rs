@@ -13,7 +13,7 @@ use crate::interp::abi::offsets;
 use crate::ir::{
     CmpOp, FloatOp, IntBinOp, IntTernOp, IntUnOp, Op, OpKind, Rounding, Space, SpecialReg, Ty,
 };
-use crate::runtime::memory::{LOCAL_WINDOW, SHARED_WINDOW};
+use crate::runtime::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW};
 
 impl PieceBuilder<'_, '_> {
     /// `v` as a value of type `ty` held in a register: masked to the width,
@@ -113,6 +113,7 @@ impl PieceBuilder<'_, '_> {
                 let window = match space {
                     Space::Shared => SHARED_WINDOW,
                     Space::Local => LOCAL_WINDOW,
+                    Space::KernelParam => PARAM_WINDOW,
                     _ => 0,
                 };
                 let delta = if *to_generic {

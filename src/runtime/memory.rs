@@ -23,7 +23,12 @@ pub const GLOBAL_BASE: u64 = 0x0000_1000_0000_0000;
 pub const SHARED_WINDOW: u64 = 0x0000_7e00_0000_0000;
 /// Generic addresses of local memory: `LOCAL_WINDOW + offset`.
 pub const LOCAL_WINDOW: u64 = 0x0000_7f00_0000_0000;
-/// Size of the shared and local windows.
+/// Generic addresses of the launch's kernel parameters, read-only:
+/// `PARAM_WINDOW + offset` in the parameter buffer, what `cvta.param`
+/// makes of a kernel parameter's address (a `__grid_constant__`
+/// parameter whose address is taken).
+pub const PARAM_WINDOW: u64 = 0x0000_7d00_0000_0000;
+/// Size of the shared, local and parameter windows.
 pub const WINDOW_SIZE: u64 = 1 << 32;
 /// Function "addresses" (for indirect calls): `FUNC_BASE + 16 * index`.
 pub const FUNC_BASE: u64 = 0x0000_0f00_0000_0000;

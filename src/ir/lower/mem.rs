@@ -232,7 +232,8 @@ impl FnLower<'_> {
                         "cvta needs a state space",
                     )
                 })?;
-                let space = space_of(s)
+                let space = self
+                    .param_space(space_of(s), ins)?
                     .ok_or_else(|| unsupported(ins.span, format_args!("cvta of `.{s}`")))?;
                 let ty = self.ty(ins, m, 0).unwrap_or(Ty::U64);
                 let d = self.dst(&ops[0], ty)?;
@@ -252,7 +253,8 @@ impl FnLower<'_> {
                         "isspacep needs a state space",
                     )
                 })?;
-                let space = space_of(s)
+                let space = self
+                    .param_space(space_of(s), ins)?
                     .ok_or_else(|| unsupported(ins.span, format_args!("isspacep of `.{s}`")))?;
                 let d = self.dst(&ops[0], Ty::Pred)?;
                 let a = self.src(ins, &ops[1], Ty::U64)?;
@@ -273,6 +275,24 @@ impl FnLower<'_> {
 }
 
 impl FnLower<'_> {
+    /// `cvta`/`isspacep` of `.param`: in a kernel, its parameters (the
+    /// generic parameter window); a device function's parameters have no
+    /// generic address in warpjit.
+    fn param_space(
+        &self,
+        space: Option<Space>,
+        ins: &Instruction,
+    ) -> Result<Option<Space>, Diagnostic> {
+        match space {
+            Some(Space::FrameParam) if self.f.is_kernel => Ok(Some(Space::KernelParam)),
+            Some(Space::FrameParam) => Err(unsupported(
+                ins.span,
+                "the generic address of a device function's parameter",
+            )),
+            other => Ok(other),
+        }
+    }
+
     /// `cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}`,
     /// `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`.
     fn cp_async(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
