@@ -114,11 +114,13 @@ impl Warp {
             OpKind::Mma { kind, regs } => {
                 let [na, nb, nc, _] = regs.map(|r| r as usize);
                 // A's, B's and C's registers in order, as the register
-                // file holds them (at most 4 + 2 + 4).
-                let rows: [[u64; 32]; 10] = std::array::from_fn(|i| match op.srcs.get(i) {
-                    Some(src) if i < na + nb + nc => self.reg_lanes(cta, src),
-                    _ => [0; 32],
-                });
+                // file holds them (at most 8 + 4 + 4).
+                let rows: Vec<[u64; 32]> = (0..na + nb + nc)
+                    .map(|i| match op.srcs.get(i) {
+                        Some(src) => self.reg_lanes(cta, src),
+                        None => [0; 32],
+                    })
+                    .collect();
                 let d = tensor::mma_sync(
                     kind,
                     &rows[..na],

@@ -34,6 +34,8 @@ pub enum MmaType {
     U4,
     E4m3,
     E5m2,
+    S32,
+    B1,
 }
 
 /// An `mma` shape `.mMnNkK`.
@@ -56,12 +58,20 @@ pub struct MmaKind {
     pub a_row: bool,
     pub b_col: bool,
     pub satfinite: bool,
+    /// `.xor.popc` / `.and.popc` of the `.b1` forms.
+    pub bit_op: Option<super::wmma::BitOp>,
 }
 
 /// Number of registers per lane of the A, B, C and D fragments, or `None`
 /// when this combination is not supported yet (it then fails at load time).
 pub fn mma_fragment_regs(kind: &MmaKind) -> Option<[usize; 4]> {
     use MmaType::*;
+    if super::mma_forms::regs(kind).is_some() {
+        return super::mma_forms::regs(kind);
+    }
+    if kind.satfinite || kind.bit_op.is_some() {
+        return None;
+    }
     if !(kind.a_row && kind.b_col) || kind.shape.m != 16 || kind.shape.n != 8 {
         return None;
     }
@@ -127,6 +137,9 @@ fn decode<const R: usize, const C: usize>(
 /// (`Fragment`); each register value is its bit pattern (f16x2/bf16x2
 /// packed, f32/tf32 bits). Returns D's registers, as many as the kind has.
 pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 32]; 4] {
+    if super::mma_forms::regs(kind).is_some() {
+        return super::mma_forms::mma(kind, a, b, c);
+    }
     let mut d = [[0u64; 32]; 4];
     if mma_fragment_regs(kind).is_none() {
         return d;
@@ -307,6 +320,7 @@ mod tests {
             a_row: true,
             b_col: true,
             satfinite: false,
+            bit_op: None,
         };
         let av = |r: usize, c: usize| ((r * 3 + c) % 7) as f32 - 3.0;
         let bv = |k: usize, n: usize| ((k + 2 * n) % 5) as f32 * 0.5;
@@ -392,6 +406,7 @@ mod tests {
                     a_row: true,
                     b_col: true,
                     satfinite: false,
+                    bit_op: None,
                 };
                 let Some([na, nb, nc, _]) = mma_fragment_regs(&kind) else {
                     continue;
@@ -470,8 +485,12 @@ mod tests {
             a_row: true,
             b_col: true,
             satfinite: false,
+            bit_op: None,
         };
+        assert_eq!(mma_fragment_regs(&kind), Some([1, 1, 2, 2]));
+        kind.b_col = false;
         assert_eq!(mma_fragment_regs(&kind), None);
+        kind.b_col = true;
         kind.shape = MmaShape { m: 16, n: 8, k: 8 };
         kind.atype = MmaType::Tf32;
         kind.btype = MmaType::Tf32;

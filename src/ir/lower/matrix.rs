@@ -9,6 +9,7 @@ use crate::front::ast::{Instruction, Kw, Modifier, Opcode, OperandKind, ScalarTy
 use crate::front::{Diagnostic, DiagnosticKind};
 use crate::ir::{OpKind, Ty, Unit};
 use crate::sem::tensor::{mma_fragment_regs, MmaKind, MmaShape, MmaType};
+use crate::sem::wmma::BitOp;
 
 fn mma_type(t: ScalarType) -> Option<MmaType> {
     Some(match t {
@@ -23,7 +24,8 @@ fn mma_type(t: ScalarType) -> Option<MmaType> {
         ScalarType::U4 => MmaType::U4,
         ScalarType::E4m3 => MmaType::E4m3,
         ScalarType::E5m2 => MmaType::E5m2,
-        ScalarType::S32 => MmaType::F32,
+        ScalarType::S32 => MmaType::S32,
+        ScalarType::B1 => MmaType::B1,
         _ => return None,
     })
 }
@@ -141,8 +143,18 @@ impl FnLower<'_> {
                     a_row: layouts.first() != Some(&Kw::Col),
                     b_col: layouts.get(1) != Some(&Kw::Row),
                     satfinite: m.has(Kw::Satfinite),
+                    bit_op: if m.has(Kw::Xor) {
+                        Some(BitOp::Xor)
+                    } else if m.has(Kw::And) {
+                        Some(BitOp::And)
+                    } else {
+                        None
+                    },
                 };
-                if m.has(Kw::Sp) {
+                // `.sp` (sparse A) and rounding other than to nearest are
+                // not executed.
+                let other_rounding = [Kw::Rz, Kw::Rm, Kw::Rp].iter().any(|k| m.has(*k));
+                if m.has(Kw::Sp) || other_rounding || kind.bit_op.is_some() != m.has(Kw::Popc) {
                     return Err(no());
                 }
                 let regs = mma_fragment_regs(&kind).ok_or_else(no)?;
@@ -175,7 +187,13 @@ impl FnLower<'_> {
                     }
                 }
                 let regs8 = [regs[0] as u8, regs[1] as u8, regs[2] as u8, regs[3] as u8];
-                let cost = (shape.k / 8).max(1);
+                // Issue slots on the tensor unit: k/8 for the f16/bf16/tf32
+                // forms; the others by the bits of a row of A (128 per slot).
+                let cost = if crate::sem::mma_forms::regs(&kind).is_some() {
+                    (shape.k as u32 * crate::sem::mma_forms::elem_bits(atype) / 128).max(1) as u16
+                } else {
+                    (shape.k / 8).max(1)
+                };
                 self.emit(
                     ins,
                     OpKind::Mma { kind, regs: regs8 },
