@@ -131,14 +131,31 @@ impl Warp {
                     self.write_lanes(cta, dst, u32::MAX, values);
                 }
             }
+            OpKind::Movmatrix => {
+                let a = self.reg_lanes(cta, &op.srcs[0]);
+                let d = tensor::movmatrix_trans(&a);
+                self.write_lanes(cta, op.dsts[0], u32::MAX, &d);
+            }
             OpKind::Wgmma { kind } => {
                 let first = mask.trailing_zeros() as usize;
+                // srcs: A's descriptor or its four registers, B's
+                // descriptor, scale-d, the accumulators.
+                let na = if kind.a_in_regs { 4 } else { 1 };
                 let desc_a = self.reg_value(cta, &op.srcs[0], first);
-                let desc_b = self.reg_value(cta, &op.srcs[1], first);
-                let scale_d = self.reg_value(cta, &op.srcs[2], first) & 1 != 0;
+                let a_regs: [[u64; 4]; 32] = std::array::from_fn(|l| {
+                    std::array::from_fn(|r| {
+                        if kind.a_in_regs {
+                            self.reg_value(cta, &op.srcs[r], l)
+                        } else {
+                            0
+                        }
+                    })
+                });
+                let desc_b = self.reg_value(cta, &op.srcs[na], first);
+                let scale_d = self.reg_value(cta, &op.srcs[na + 1], first) & 1 != 0;
                 let mut acc: Vec<Vec<u64>> = (0..32)
                     .map(|l| {
-                        op.srcs[3..]
+                        op.srcs[na + 2..]
                             .iter()
                             .map(|s| self.reg_value(cta, s, l))
                             .collect()
@@ -149,6 +166,7 @@ impl Warp {
                     kind,
                     warp_in_group,
                     desc_a,
+                    &a_regs,
                     desc_b,
                     scale_d,
                     &cta.shared,

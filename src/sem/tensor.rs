@@ -212,6 +212,18 @@ pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u
     d
 }
 
+/// `movmatrix.sync.aligned.m8n8.trans.b16`: lane `l` holds elements
+/// (l/4, 2(l%4)) (low half) and (l/4, 2(l%4)+1) of an 8x8 matrix, the
+/// `ldmatrix` layout; returns each lane's register of the transpose in the
+/// same layout: lane `l` gets elements (2(l%4), l/4) and (2(l%4)+1, l/4).
+pub fn movmatrix_trans(a: &[u64; 32]) -> [u64; 32] {
+    let elem = |r: usize, c: usize| (a[4 * r + c / 2] >> (16 * (c % 2))) & 0xFFFF;
+    std::array::from_fn(|lane| {
+        let (g, c) = (lane / 4, 2 * (lane % 4));
+        elem(c, g) | (elem(c + 1, g) << 16)
+    })
+}
+
 /// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16`: `rows[l]` holds
 /// the 16 bytes read at the row address lane `l` supplied (lanes 0..8*num supply
 /// addresses). Returns each lane's `num` destination registers: register `i`
@@ -294,6 +306,24 @@ mod tests {
         assert_eq!(t[13][0], 23 | (33 << 16));
         // Only x1's register is written.
         assert_eq!(t[13][1], 0);
+    }
+
+    #[test]
+    fn movmatrix_transposes_the_ldmatrix_layout() {
+        // Element (r, c) = 16 r + c, in lane 4r + c/2, half c % 2.
+        let a: [u64; 32] = std::array::from_fn(|l| {
+            let (r, c) = (l / 4, 2 * (l % 4));
+            (16 * r + c) as u64 | (((16 * r + c + 1) as u64) << 16)
+        });
+        let d = movmatrix_trans(&a);
+        // Lane 13: transposed row 3, columns 2 and 3: elements (2,3), (3,3).
+        assert_eq!(d[13], 0x23 | (0x33 << 16));
+        assert_eq!(d[0], 0x00 | (0x10 << 16));
+        assert_eq!(movmatrix_trans(&d), a);
+        // ldmatrix.trans of the same rows gives what movmatrix gives.
+        let rows = rows_of(|_, r, c| (16 * r + c) as u16);
+        let t = ldmatrix(1, true, &rows);
+        assert_eq!(std::array::from_fn::<u64, 32, _>(|l| t[l][0] as u64), d);
     }
 
     #[test]
