@@ -41,7 +41,11 @@ fn every_form_lowers_to_one_matrix_op() {
         let ir = warpjit::ir::lower::run(&ast, &source).unwrap_or_else(|e| panic!("{form}: {e}"));
         warpjit::ir::verify::run(&ir).unwrap();
         let ir_text = warpjit::ir::text::module_to_string(&ir);
-        assert_eq!(ir_text.matches(&format!("= {op}")).count(), 1, "{form}:\n{ir_text}");
+        assert_eq!(
+            ir_text.matches(&format!("= {op}")).count(),
+            1,
+            "{form}:\n{ir_text}"
+        );
     }
 }
 

@@ -130,12 +130,23 @@ pub enum Operand {
 
 /// The (row, column) of element `e` of register `reg` of lane `lane` in a
 /// fragment of `ty` elements (the module doc's rule; `m` is 8 or 16).
-pub fn place(op: Operand, ty: MmaType, m: u16, reg: usize, lane: usize, e: usize) -> (usize, usize) {
+pub fn place(
+    op: Operand,
+    ty: MmaType,
+    m: u16,
+    reg: usize,
+    lane: usize,
+    e: usize,
+) -> (usize, usize) {
     let (g, t) = (lane / 4, lane % 4);
     let p = per_reg(ty);
     match op {
         Operand::A => {
-            let (row, blk) = if m == 8 { (g, reg) } else { (g + 8 * (reg % 2), reg / 2) };
+            let (row, blk) = if m == 8 {
+                (g, reg)
+            } else {
+                (g + 8 * (reg % 2), reg / 2)
+            };
             (row, p * t + e + 4 * p * blk)
         }
         Operand::B => (p * t + e + 4 * p * reg, g),
@@ -145,10 +156,21 @@ pub fn place(op: Operand, ty: MmaType, m: u16, reg: usize, lane: usize, e: usize
 }
 
 /// The raw bits of every element of an operand (`[row][col]`).
-fn decode(op: Operand, ty: MmaType, m: u16, frag: &Fragment, rows: usize, cols: usize) -> Vec<Vec<u64>> {
+fn decode(
+    op: Operand,
+    ty: MmaType,
+    m: u16,
+    frag: &Fragment,
+    rows: usize,
+    cols: usize,
+) -> Vec<Vec<u64>> {
     let mut out = vec![vec![0u64; cols]; rows];
     let w = elem_bits(ty);
-    let p = if op == Operand::Acc && ty != MmaType::F16 { 1 } else { per_reg(ty) };
+    let p = if op == Operand::Acc && ty != MmaType::F16 {
+        1
+    } else {
+        per_reg(ty)
+    };
     let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
     for (reg, lanes) in frag.iter().enumerate() {
         for (lane, &v) in lanes.iter().enumerate() {
@@ -175,7 +197,11 @@ pub fn fp8_value(ty: MmaType, bits: u8) -> f64 {
         return f64::NAN;
     }
     if ty == MmaType::E5m2 && exp == 0x1F {
-        return if man == 0 { sign * f64::INFINITY } else { f64::NAN };
+        return if man == 0 {
+            sign * f64::INFINITY
+        } else {
+            f64::NAN
+        };
     }
     let v = if exp == 0 {
         man as f64 / scale * 2f64.powi(1 - bias)

@@ -21,9 +21,9 @@ fn int_kind(m: u16, k: u16, a: MmaType, b: MmaType) -> MmaKind {
 
 /// Packs `p` elements of `w` bits (element 0 lowest).
 fn pack(w: u32, elems: impl Iterator<Item = u64>) -> u64 {
-    elems
-        .enumerate()
-        .fold(0, |acc, (i, v)| acc | ((v & ((1u64 << w) - 1)) << (w * i as u32)))
+    elems.enumerate().fold(0, |acc, (i, v)| {
+        acc | ((v & ((1u64 << w) - 1)) << (w * i as u32))
+    })
 }
 
 /// The A and B fragments of an `m16n8k32` `.s8`/`.u8` mma, written out
@@ -75,7 +75,11 @@ fn int8_m16n8k32_matches_the_isa_figure_with_mixed_signedness() {
     for row in 0..16 {
         for col in 0..8 {
             let want = cinit(row, col) + (0..32).map(|kk| av(row, kk) * bv(kk, col)).sum::<i64>();
-            assert_eq!(acc_at(&d, row, col) as u32 as i32 as i64, want, "({row},{col})");
+            assert_eq!(
+                acc_at(&d, row, col) as u32 as i32 as i64,
+                want,
+                "({row},{col})"
+            );
         }
     }
 }
@@ -98,7 +102,10 @@ fn int_products_wrap_or_saturate() {
     assert_eq!(mma_sync(&k, &a, &b, &c)[1][7] as u32 as i32, i32::MIN);
     // In range, .satfinite changes nothing.
     let c = vec![[0u64; 32]; 4];
-    assert_eq!(mma_sync(&k, &a, &b, &c)[2][2] as u32 as i32, -128 * 127 * 32);
+    assert_eq!(
+        mma_sync(&k, &a, &b, &c)[2][2] as u32 as i32,
+        -128 * 127 * 32
+    );
 }
 
 #[test]
@@ -140,7 +147,10 @@ fn single_bit_forms_count_xor_and_and() {
     let mut b = vec![[0u64; 32]; 2];
     for lane in 0..32 {
         let (g, t) = (lane / 4, lane % 4);
-        for (reg, (row, c0)) in [(g, 0), (g + 8, 0), (g, 128), (g + 8, 128)].into_iter().enumerate() {
+        for (reg, (row, c0)) in [(g, 0), (g + 8, 0), (g, 128), (g + 8, 128)]
+            .into_iter()
+            .enumerate()
+        {
             a[reg][lane] = pack(1, (0..32).map(|i| bit_a(row, c0 + 32 * t + i)));
         }
         for (reg, r0) in [0, 128].into_iter().enumerate() {
@@ -153,12 +163,13 @@ fn single_bit_forms_count_xor_and_and() {
         let d = mma_sync(&k, &a, &b, &c);
         for row in 0..16 {
             for col in 0..8 {
-                let want: u64 = 3 + (0..256)
-                    .map(|kk| match op {
-                        BitOp::Xor => bit_a(row, kk) ^ bit_b(kk, col),
-                        BitOp::And => bit_a(row, kk) & bit_b(kk, col),
-                    })
-                    .sum::<u64>();
+                let want: u64 = 3
+                    + (0..256)
+                        .map(|kk| match op {
+                            BitOp::Xor => bit_a(row, kk) ^ bit_b(kk, col),
+                            BitOp::And => bit_a(row, kk) & bit_b(kk, col),
+                        })
+                        .sum::<u64>();
                 assert_eq!(acc_at(&d, row, col), want, "{op:?} ({row},{col})");
             }
         }
@@ -171,7 +182,14 @@ fn f64_shapes_follow_the_isa_figures_as_fma_chains() {
     let av = |r: usize, c: usize| (r as f64 - 3.5) * 0.25 + c as f64 / 3.0;
     let bv = |r: usize, c: usize| 1.0 / (1.0 + r as f64 + 2.0 * c as f64);
     for (m, kk) in [(8u16, 4u16), (16, 4), (16, 8), (16, 16)] {
-        let k = kind(m, kk, MmaType::F64, MmaType::F64, MmaType::F64, MmaType::F64);
+        let k = kind(
+            m,
+            kk,
+            MmaType::F64,
+            MmaType::F64,
+            MmaType::F64,
+            MmaType::F64,
+        );
         let [na, nb, nc, _] = mma_fragment_regs(&k).unwrap();
         assert_eq!((na, nb), (m as usize * kk as usize / 32, kk as usize / 4));
         let a: Vec<[u64; 32]> = (0..na)

@@ -194,7 +194,11 @@ pub fn wgmma_warp(
             for (r, &v) in regs.iter().enumerate() {
                 for e in 0..per {
                     let (row, col) = place(Operand::A, ty, 16, r, lane, e);
-                    let bits = if w == 32 { v as u32 } else { (v >> (w * e as u32)) as u32 & ((1 << w) - 1) };
+                    let bits = if w == 32 {
+                        v as u32
+                    } else {
+                        (v >> (w * e as u32)) as u32 & ((1 << w) - 1)
+                    };
                     a[row][col] = kind.atype.value(bits);
                 }
             }
@@ -256,7 +260,11 @@ pub fn wgmma_warp(
                 let col = 8 * j + 2 * t + (q % 2);
                 *reg = if kind.dtype == WgmmaAcc::S32 {
                     // Products of 8-bit integers, 32 of them: exact in f64.
-                    let c = if scale_d { *reg as u32 as i32 as i64 } else { 0 };
+                    let c = if scale_d {
+                        *reg as u32 as i32 as i64
+                    } else {
+                        0
+                    };
                     saturate(dot(row, col) as i64 + c, kind.satfinite) as u32 as u64
                 } else {
                     let c = if scale_d {
@@ -329,7 +337,17 @@ mod tests {
             }
         }
         let mut acc: Vec<Vec<u64>> = vec![vec![2.0f32.to_bits() as u64; 4]; 32];
-        wgmma_warp(&kind, 1, desc_a, &[[0; 4]; 32], desc_b, true, &shared, &mut acc).unwrap();
+        wgmma_warp(
+            &kind,
+            1,
+            desc_a,
+            &[[0; 4]; 32],
+            desc_b,
+            true,
+            &shared,
+            &mut acc,
+        )
+        .unwrap();
         // Lane 5: g = 1, t = 1: register 1 is D[16 + 1][3] = (17 + 3) + 2.
         assert_eq!(f32::from_bits(acc[5][1] as u32), 22.0);
         // Register 2 is D[16 + 9][2] = 25 + 2 + 2.
@@ -385,13 +403,14 @@ mod tests {
             assert!(kind.valid_types(), "{kind:?}");
             let k = kind.k();
             let signed = !matches!(at, U8);
-            let av = |m: usize, kk: usize| ((m * 3 + kk * 5) % 7) as i32 - if signed { 3 } else { 0 };
+            let av =
+                |m: usize, kk: usize| ((m * 3 + kk * 5) % 7) as i32 - if signed { 3 } else { 0 };
             let bv = |kk: usize, n: usize| ((kk + 2 * n) % 5) as i32 - if bt == U8 { 0 } else { 2 };
             let (ab, bb) = (at.bytes(), bt.bytes());
             // K-major, no swizzle: 8-row core groups of 16-byte rows, K blocks
             // 128 bytes apart, groups 128 * (32 / 16) bytes apart.
             let desc_a = (8u64 << 16) | (16u64 << 32);
-            let desc_b = 2048 / 16 | (8u64 << 16) | (16u64 << 32);
+            let desc_b = (2048 / 16) | (8u64 << 16) | (16u64 << 32);
             let mut shared = vec![0u8; 4096];
             for m in 0..64 {
                 for kk in 0..k {
@@ -447,8 +466,10 @@ mod tests {
                         ..kind
                     };
                     let mut acc = init.clone();
-                    wgmma_warp(&kind, warp, desc_a, &a_regs, desc_b, true, &shared, &mut acc)
-                        .unwrap();
+                    wgmma_warp(
+                        &kind, warp, desc_a, &a_regs, desc_b, true, &shared, &mut acc,
+                    )
+                    .unwrap();
                     outs.push(acc);
                 }
                 assert_eq!(outs[0], outs[1], "{kind:?} warp {warp}");
@@ -458,7 +479,8 @@ mod tests {
                     for (r, reg) in regs.iter_mut().enumerate() {
                         let value = |row: usize, col: usize| {
                             let c = (row + col) as i32 - 20;
-                            let dot: i32 = (0..k).map(|kk| av(16 * warp + row, kk) * bv(kk, col)).sum();
+                            let dot: i32 =
+                                (0..k).map(|kk| av(16 * warp + row, kk) * bv(kk, col)).sum();
                             dot + c
                         };
                         *reg = match dt {
