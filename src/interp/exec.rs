@@ -200,6 +200,7 @@ impl Warp {
             OpKind::Ldmatrix { .. }
             | OpKind::Stmatrix { .. }
             | OpKind::Mma { .. }
+            | OpKind::Movmatrix
             | OpKind::Wgmma { .. } => self.matrix(cta, op, mask)?,
             OpKind::Mbarrier { .. } => return self.mbarrier(cta, op, mask),
             OpKind::WmmaLoad { .. } | OpKind::WmmaStore { .. } | OpKind::WmmaMma { .. } => {

@@ -114,11 +114,13 @@ impl Warp {
             OpKind::Mma { kind, regs } => {
                 let [na, nb, nc, _] = regs.map(|r| r as usize);
                 // A's, B's and C's registers in order, as the register
-                // file holds them (at most 4 + 2 + 4).
-                let rows: [[u64; 32]; 10] = std::array::from_fn(|i| match op.srcs.get(i) {
-                    Some(src) if i < na + nb + nc => self.reg_lanes(cta, src),
-                    _ => [0; 32],
-                });
+                // file holds them (at most 8 + 4 + 4).
+                let rows: Vec<[u64; 32]> = (0..na + nb + nc)
+                    .map(|i| match op.srcs.get(i) {
+                        Some(src) => self.reg_lanes(cta, src),
+                        None => [0; 32],
+                    })
+                    .collect();
                 let d = tensor::mma_sync(
                     kind,
                     &rows[..na],
@@ -129,14 +131,31 @@ impl Warp {
                     self.write_lanes(cta, dst, u32::MAX, values);
                 }
             }
+            OpKind::Movmatrix => {
+                let a = self.reg_lanes(cta, &op.srcs[0]);
+                let d = tensor::movmatrix_trans(&a);
+                self.write_lanes(cta, op.dsts[0], u32::MAX, &d);
+            }
             OpKind::Wgmma { kind } => {
                 let first = mask.trailing_zeros() as usize;
+                // srcs: A's descriptor or its four registers, B's
+                // descriptor, scale-d, the accumulators.
+                let na = if kind.a_in_regs { 4 } else { 1 };
                 let desc_a = self.reg_value(cta, &op.srcs[0], first);
-                let desc_b = self.reg_value(cta, &op.srcs[1], first);
-                let scale_d = self.reg_value(cta, &op.srcs[2], first) & 1 != 0;
+                let a_regs: [[u64; 4]; 32] = std::array::from_fn(|l| {
+                    std::array::from_fn(|r| {
+                        if kind.a_in_regs {
+                            self.reg_value(cta, &op.srcs[r], l)
+                        } else {
+                            0
+                        }
+                    })
+                });
+                let desc_b = self.reg_value(cta, &op.srcs[na], first);
+                let scale_d = self.reg_value(cta, &op.srcs[na + 1], first) & 1 != 0;
                 let mut acc: Vec<Vec<u64>> = (0..32)
                     .map(|l| {
-                        op.srcs[3..]
+                        op.srcs[na + 2..]
                             .iter()
                             .map(|s| self.reg_value(cta, s, l))
                             .collect()
@@ -147,6 +166,7 @@ impl Warp {
                     kind,
                     warp_in_group,
                     desc_a,
+                    &a_regs,
                     desc_b,
                     scale_d,
                     &cta.shared,

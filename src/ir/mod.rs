@@ -650,6 +650,9 @@ pub enum OpKind {
         space: Space,
         offset: i64,
     },
+    /// `movmatrix.sync.aligned.m8n8.trans.b16`: src `a`, dst `d` (each lane's
+    /// two elements of an 8x8 b16 matrix, transposed across the warp).
+    Movmatrix,
     /// `mma.sync.aligned`: srcs are the A, B and C fragments' registers in
     /// order (`regs` gives how many of each: A, B, C, D); dsts the D fragment.
     Mma {

@@ -85,6 +85,7 @@ fn class(op: &Op) -> Class {
         | OpKind::Redux { .. }
         | OpKind::Activemask
         | OpKind::Wgmma { .. }
+        | OpKind::Movmatrix
         | OpKind::Mbarrier { .. }
         | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,

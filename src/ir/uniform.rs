@@ -73,6 +73,7 @@ pub fn analyze(f: &Function) -> Uniformity {
                     OpKind::Ldmatrix { .. }
                     | OpKind::WmmaLoad { .. }
                     | OpKind::Mma { .. }
+                    | OpKind::Movmatrix
                     | OpKind::WmmaMma { .. }
                     | OpKind::Wgmma { .. } => true,
                     // Warp-wide results are the same in every active lane.

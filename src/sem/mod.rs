@@ -14,6 +14,7 @@ pub mod cvt;
 pub mod float;
 pub mod int;
 pub mod mbarrier;
+pub mod mma_forms;
 pub mod tensor;
 pub mod video;
 pub mod wgmma;

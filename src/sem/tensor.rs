@@ -34,6 +34,8 @@ pub enum MmaType {
     U4,
     E4m3,
     E5m2,
+    S32,
+    B1,
 }
 
 /// An `mma` shape `.mMnNkK`.
@@ -56,12 +58,20 @@ pub struct MmaKind {
     pub a_row: bool,
     pub b_col: bool,
     pub satfinite: bool,
+    /// `.xor.popc` / `.and.popc` of the `.b1` forms.
+    pub bit_op: Option<super::wmma::BitOp>,
 }
 
 /// Number of registers per lane of the A, B, C and D fragments, or `None`
 /// when this combination is not supported yet (it then fails at load time).
 pub fn mma_fragment_regs(kind: &MmaKind) -> Option<[usize; 4]> {
     use MmaType::*;
+    if super::mma_forms::regs(kind).is_some() {
+        return super::mma_forms::regs(kind);
+    }
+    if kind.satfinite || kind.bit_op.is_some() {
+        return None;
+    }
     if !(kind.a_row && kind.b_col) || kind.shape.m != 16 || kind.shape.n != 8 {
         return None;
     }
@@ -127,6 +137,9 @@ fn decode<const R: usize, const C: usize>(
 /// (`Fragment`); each register value is its bit pattern (f16x2/bf16x2
 /// packed, f32/tf32 bits). Returns D's registers, as many as the kind has.
 pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 32]; 4] {
+    if super::mma_forms::regs(kind).is_some() {
+        return super::mma_forms::mma(kind, a, b, c);
+    }
     let mut d = [[0u64; 32]; 4];
     if mma_fragment_regs(kind).is_none() {
         return d;
@@ -197,6 +210,18 @@ pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u
         }
     }
     d
+}
+
+/// `movmatrix.sync.aligned.m8n8.trans.b16`: lane `l` holds elements
+/// (l/4, 2(l%4)) (low half) and (l/4, 2(l%4)+1) of an 8x8 matrix, the
+/// `ldmatrix` layout; returns each lane's register of the transpose in the
+/// same layout: lane `l` gets elements (2(l%4), l/4) and (2(l%4)+1, l/4).
+pub fn movmatrix_trans(a: &[u64; 32]) -> [u64; 32] {
+    let elem = |r: usize, c: usize| (a[4 * r + c / 2] >> (16 * (c % 2))) & 0xFFFF;
+    std::array::from_fn(|lane| {
+        let (g, c) = (lane / 4, 2 * (lane % 4));
+        elem(c, g) | (elem(c + 1, g) << 16)
+    })
 }
 
 /// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16`: `rows[l]` holds
@@ -284,6 +309,24 @@ mod tests {
     }
 
     #[test]
+    fn movmatrix_transposes_the_ldmatrix_layout() {
+        // Element (r, c) = 16 r + c, in lane 4r + c/2, half c % 2.
+        let a: [u64; 32] = std::array::from_fn(|l| {
+            let (r, c) = (l / 4, 2 * (l % 4));
+            (16 * r + c) as u64 | (((16 * r + c + 1) as u64) << 16)
+        });
+        let d = movmatrix_trans(&a);
+        // Lane 13: transposed row 3, columns 2 and 3: elements (2,3), (3,3).
+        assert_eq!(d[13], 0x23 | (0x33 << 16));
+        assert_eq!(d[0], 0x10 << 16);
+        assert_eq!(movmatrix_trans(&d), a);
+        // ldmatrix.trans of the same rows gives what movmatrix gives.
+        let rows = rows_of(|_, r, c| (16 * r + c) as u16);
+        let t = ldmatrix(1, true, &rows);
+        assert_eq!(std::array::from_fn::<u64, 32, _>(|l| t[l][0] as u64), d);
+    }
+
+    #[test]
     fn stmatrix_inverts_ldmatrix() {
         let rows = rows_of(|m, r, c| (m * 1000 + r * 37 + c * 5 + 1) as u16);
         for trans in [false, true] {
@@ -307,6 +350,7 @@ mod tests {
             a_row: true,
             b_col: true,
             satfinite: false,
+            bit_op: None,
         };
         let av = |r: usize, c: usize| ((r * 3 + c) % 7) as f32 - 3.0;
         let bv = |k: usize, n: usize| ((k + 2 * n) % 5) as f32 * 0.5;
@@ -392,6 +436,7 @@ mod tests {
                     a_row: true,
                     b_col: true,
                     satfinite: false,
+                    bit_op: None,
                 };
                 let Some([na, nb, nc, _]) = mma_fragment_regs(&kind) else {
                     continue;
@@ -470,8 +515,12 @@ mod tests {
             a_row: true,
             b_col: true,
             satfinite: false,
+            bit_op: None,
         };
+        assert_eq!(mma_fragment_regs(&kind), Some([1, 1, 2, 2]));
+        kind.b_col = false;
         assert_eq!(mma_fragment_regs(&kind), None);
+        kind.b_col = true;
         kind.shape = MmaShape { m: 16, n: 8, k: 8 };
         kind.atype = MmaType::Tf32;
         kind.btype = MmaType::Tf32;

@@ -179,6 +179,7 @@ fn wmma_equals_the_mmas_it_is_made_of() {
                     a_row: true,
                     b_col: true,
                     satfinite: false,
+                    bit_op: None,
                 };
                 for _ in 0..4 {
                     let mut rnd = |rows: usize, cols: usize, bits: u32| -> Vec<Vec<u64>> {

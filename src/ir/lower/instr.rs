@@ -142,7 +142,7 @@ impl FnLower<'_> {
             | Discard | Cp => self.memory(ins, &m),
             Shfl | Vote | Match | Redux | Activemask | Bar | Barrier | Membar | Fence
             | Nanosleep | Pmevent => self.warp(ins, &m),
-            Ldmatrix | Stmatrix | Mma => self.matrix(ins, &m),
+            Ldmatrix | Stmatrix | Mma | Movmatrix => self.matrix(ins, &m),
             Wgmma => self.wgmma(ins, &m),
             Mbarrier => self.mbarrier(ins, &m),
             Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset | Vadd2 | Vsub2

@@ -9,6 +9,7 @@ use crate::front::ast::{Instruction, Kw, Modifier, Opcode, OperandKind, ScalarTy
 use crate::front::{Diagnostic, DiagnosticKind};
 use crate::ir::{OpKind, Ty, Unit};
 use crate::sem::tensor::{mma_fragment_regs, MmaKind, MmaShape, MmaType};
+use crate::sem::wmma::BitOp;
 
 fn mma_type(t: ScalarType) -> Option<MmaType> {
     Some(match t {
@@ -23,7 +24,8 @@ fn mma_type(t: ScalarType) -> Option<MmaType> {
         ScalarType::U4 => MmaType::U4,
         ScalarType::E4m3 => MmaType::E4m3,
         ScalarType::E5m2 => MmaType::E5m2,
-        ScalarType::S32 => MmaType::F32,
+        ScalarType::S32 => MmaType::S32,
+        ScalarType::B1 => MmaType::B1,
         _ => return None,
     })
 }
@@ -109,6 +111,19 @@ impl FnLower<'_> {
                     )
                 }
             }
+            Opcode::Movmatrix => {
+                let shape_ok = ins
+                    .modifiers
+                    .iter()
+                    .any(|md| matches!(md, Modifier::Shape { m: 8, n: 8, k: 0 }));
+                if !shape_ok || !m.has(Kw::Trans) || m.types.as_slice() != [ScalarType::B16] {
+                    return Err(no());
+                }
+                let ops = self.operands(ins, 2..=2)?;
+                let d = self.dst(&ops[0], Ty::B32)?;
+                let a = self.src(ins, &ops[1], Ty::B32)?;
+                self.emit(ins, OpKind::Movmatrix, vec![d], vec![a], Unit::Tensor, 1)
+            }
             _ => {
                 let shape = ins.modifiers.iter().find_map(|md| match md {
                     Modifier::Shape { m, n, k } => Some(MmaShape {
@@ -141,8 +156,18 @@ impl FnLower<'_> {
                     a_row: layouts.first() != Some(&Kw::Col),
                     b_col: layouts.get(1) != Some(&Kw::Row),
                     satfinite: m.has(Kw::Satfinite),
+                    bit_op: if m.has(Kw::Xor) {
+                        Some(BitOp::Xor)
+                    } else if m.has(Kw::And) {
+                        Some(BitOp::And)
+                    } else {
+                        None
+                    },
                 };
-                if m.has(Kw::Sp) {
+                // `.sp` (sparse A) and rounding other than to nearest are
+                // not executed.
+                let other_rounding = [Kw::Rz, Kw::Rm, Kw::Rp].iter().any(|k| m.has(*k));
+                if m.has(Kw::Sp) || other_rounding || kind.bit_op.is_some() != m.has(Kw::Popc) {
                     return Err(no());
                 }
                 let regs = mma_fragment_regs(&kind).ok_or_else(no)?;
@@ -175,7 +200,13 @@ impl FnLower<'_> {
                     }
                 }
                 let regs8 = [regs[0] as u8, regs[1] as u8, regs[2] as u8, regs[3] as u8];
-                let cost = (shape.k / 8).max(1);
+                // Issue slots on the tensor unit: k/8 for the f16/bf16/tf32
+                // forms; the others by the bits of a row of A (128 per slot).
+                let cost = if crate::sem::mma_forms::regs(&kind).is_some() {
+                    (shape.k as u32 * crate::sem::mma_forms::elem_bits(atype) / 128).max(1) as u16
+                } else {
+                    (shape.k / 8).max(1)
+                };
                 self.emit(
                     ins,
                     OpKind::Mma { kind, regs: regs8 },
@@ -191,10 +222,13 @@ impl FnLower<'_> {
 
 impl FnLower<'_> {
     /// `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group` (no-ops: each
-    /// `wgmma` completes at issue) and `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`
-    /// with both operands in shared memory.
+    /// `wgmma` completes at issue) and `wgmma.mma_async.sync.aligned.m64nNkK`
+    /// for the types [`crate::sem::wgmma`] executes, A in shared memory or in
+    /// registers. Operands: `d, a, b-desc, scale-d`, then `imm-scale-a,
+    /// imm-scale-b` (floating-point types), then `imm-trans-a` (A in shared
+    /// memory) and `imm-trans-b` (16-bit types).
     pub(crate) fn wgmma(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
-        use crate::sem::wgmma::{WgmmaInput, WgmmaKind};
+        use crate::sem::wgmma::{WgmmaAcc, WgmmaInput, WgmmaKind};
         let name = super::instr::instruction_name(ins, ins.opcode);
         let no = || unsupported(ins.span, format_args!("`{name}`"));
         if !m.has(Kw::MmaAsync) {
@@ -203,25 +237,63 @@ impl FnLower<'_> {
             }
             return Err(no());
         }
+        if m.has(Kw::Sp) {
+            return Err(unsupported(ins.span, "sparse `wgmma` (`.sp`)"));
+        }
+        let input = |t: &ScalarType| {
+            Some(match t {
+                ScalarType::F16 => WgmmaInput::F16,
+                ScalarType::Bf16 => WgmmaInput::Bf16,
+                ScalarType::Tf32 => WgmmaInput::Tf32,
+                ScalarType::E4m3 => WgmmaInput::E4m3,
+                ScalarType::E5m2 => WgmmaInput::E5m2,
+                ScalarType::S8 => WgmmaInput::S8,
+                ScalarType::U8 => WgmmaInput::U8,
+                _ => return None,
+            })
+        };
+        let (dtype, atype, btype) = match m.types.as_slice() {
+            [d, a, b] => {
+                let dtype = match d {
+                    ScalarType::F32 => WgmmaAcc::F32,
+                    ScalarType::F16 => WgmmaAcc::F16,
+                    ScalarType::S32 => WgmmaAcc::S32,
+                    _ => return Err(no()),
+                };
+                match (input(a), input(b)) {
+                    (Some(a), Some(b)) => (dtype, a, b),
+                    _ => return Err(no()),
+                }
+            }
+            _ => return Err(no()),
+        };
+        let want_k = 32 / atype.bytes() as u16;
         let n = match ins.modifiers.iter().find_map(|md| match md {
-            Modifier::Shape { m: 64, n, k: 16 } => Some(*n),
+            Modifier::Shape { m: 64, n, k } if *k == want_k => Some(*n),
             _ => None,
         }) {
             Some(n) if WgmmaKind::valid_n(n) => n,
             _ => return Err(no()),
         };
-        let input = match m.types.as_slice() {
-            [ScalarType::F32, ScalarType::F16, ScalarType::F16] => WgmmaInput::F16,
-            [ScalarType::F32, ScalarType::Bf16, ScalarType::Bf16] => WgmmaInput::Bf16,
-            _ => return Err(no()),
+        let a_in_regs = ins
+            .operands
+            .get(1)
+            .is_some_and(|o| matches!(o.kind, OperandKind::Vector(_)));
+        let sixteen = atype.bytes() == 2;
+        let count = if atype.is_int() {
+            4
+        } else if !sixteen {
+            6
+        } else if a_in_regs {
+            7
+        } else {
+            8
         };
-        if m.has(Kw::Sp) {
-            return Err(no());
-        }
-        let ops = self.operands(ins, 8..=8)?;
-        let imm = |k: usize| match &ops[k].kind {
-            OperandKind::Imm(crate::front::ast::Imm::Int(v)) => Ok(*v),
-            _ => Err(error(
+        let ops = self.operands(ins, count..=count)?;
+        let imm = |k: usize| match ops.get(k).map(|o| &o.kind) {
+            None => Ok(0),
+            Some(OperandKind::Imm(crate::front::ast::Imm::Int(v))) => Ok(*v),
+            Some(_) => Err(error(
                 DiagnosticKind::Semantic,
                 ops[k].span,
                 "expected an immediate",
@@ -229,38 +301,42 @@ impl FnLower<'_> {
         };
         let kind = WgmmaKind {
             n,
-            input,
-            negate_a: imm(4)? == -1,
-            negate_b: imm(5)? == -1,
-            trans_a: imm(6)? != 0,
-            trans_b: imm(7)? != 0,
+            atype,
+            btype,
+            dtype,
+            a_in_regs,
+            satfinite: m.has(Kw::Satfinite),
+            negate_a: count > 4 && imm(4)? == -1,
+            negate_b: count > 4 && imm(5)? == -1,
+            trans_a: sixteen && !a_in_regs && imm(6)? != 0,
+            trans_b: sixteen && imm(count - 1)? != 0,
         };
-        let items = match &ops[0].kind {
-            OperandKind::Vector(items) if items.len() == kind.acc_regs() => items.clone(),
-            _ => {
-                let want = kind.acc_regs();
-                return Err(error(
-                    DiagnosticKind::Semantic,
-                    ops[0].span,
-                    format!("expected {{...}} with {want} registers"),
-                ));
-            }
-        };
-        if matches!(ops[1].kind, OperandKind::Vector(_)) {
-            return Err(unsupported(
-                ops[1].span,
-                "wgmma with the A operand in registers",
-            ));
+        if !kind.valid_types() || (kind.satfinite && !atype.is_int()) {
+            return Err(no());
         }
+        let vector = |k: usize, want: usize| match &ops[k].kind {
+            OperandKind::Vector(items) if items.len() == want => Ok(items.clone()),
+            _ => Err(error(
+                DiagnosticKind::Semantic,
+                ops[k].span,
+                format!("expected {{...}} with {want} registers"),
+            )),
+        };
+        let items = vector(0, kind.acc_regs())?;
         let dsts = items
             .iter()
             .map(|o| self.dst(o, Ty::B32))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut srcs = vec![
-            self.src(ins, &ops[1], Ty::B64)?,
-            self.src(ins, &ops[2], Ty::B64)?,
-            self.pred_src(ins, &ops[3])?,
-        ];
+        let mut srcs = Vec::new();
+        if a_in_regs {
+            for o in &vector(1, 4)? {
+                srcs.push(self.src(ins, o, Ty::B32)?);
+            }
+        } else {
+            srcs.push(self.src(ins, &ops[1], Ty::B64)?);
+        }
+        srcs.push(self.src(ins, &ops[2], Ty::B64)?);
+        srcs.push(self.pred_src(ins, &ops[3])?);
         for o in &items {
             srcs.push(self.src(ins, o, Ty::B32)?);
         }
