@@ -192,3 +192,24 @@ fn deeply_nested_input_is_an_error_not_a_stack_overflow() {
     text.insert_str(ret, &body);
     assert!(front::parse_str("v.ptx", &text).is_err());
 }
+
+#[test]
+fn red_without_a_reduction_is_rejected_as_ptxas_does() {
+    // `red` reduces: .exch and .cas exist only on `atom`.
+    for op in ["exch.b32", "cas.b32"] {
+        let extra = if op.starts_with("cas") { ", %r1" } else { "" };
+        let text = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+             \t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\
+             \tred.global.{op} [%rd1], %r1{extra};\n\tret;\n}}\n"
+        );
+        let source = front::SourceFile::new("r.ptx", text);
+        let ast = front::parse(&source).unwrap();
+        let err = warpjit::ir::lower::run(&ast, &source).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("r.ptx:9:2: error: `red` has no `.exch` or `.cas`: use `atom`"),
+            "{err}"
+        );
+    }
+}

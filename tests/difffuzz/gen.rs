@@ -207,7 +207,15 @@ impl Gen {
             16 => format!("popc.b32 {d}, {a};"),
             17 => format!("clz.b32 {d}, {a};"),
             18 => format!("brev.b32 {d}, {a};"),
-            19 => format!("bfe.{sign} {d}, {a}, {b}, {c};"),
+            // ptxas takes bfe's position and length immediates in 0..=255.
+            19 => {
+                let pos = if b.starts_with('%') {
+                    b.clone()
+                } else {
+                    self.rng.below(40).to_string()
+                };
+                format!("bfe.{sign} {d}, {a}, {pos}, {c};")
+            }
             20 => {
                 let e = self.r();
                 format!("bfi.b32 {d}, {a}, {b}, {c}, {e};")
@@ -659,7 +667,7 @@ pub fn generate(seed: u64) -> Program {
     g.block(30);
 
     let mut ptx = String::new();
-    ptx.push_str(".version 8.0\n.target sm_90\n.address_size 64\n\n");
+    ptx.push_str(".version 8.7\n.target sm_90\n.address_size 64\n\n");
     ptx.push_str(".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n");
     let fmt = b"t%d: %d %g\n\0";
     let bytes: Vec<String> = fmt.iter().map(|b| b.to_string()).collect();

@@ -100,6 +100,18 @@ const WMMA: &[WmmaKind] = &[
     },
 ];
 
+/// An `mma.sync` form: shape, A type, B type, A, B and C/D registers (C/D:
+/// 0 for the floating-point fragments' own counts), accumulator types.
+type MmaForm = (
+    &'static str,
+    &'static str,
+    &'static str,
+    usize,
+    usize,
+    usize,
+    &'static [&'static str],
+);
+
 impl Gen {
     /// `n` distinct registers of the `%r` pool, as a `{...}` list.
     fn r_list(&mut self, n: usize) -> String {
@@ -204,33 +216,73 @@ impl Gen {
         }
     }
 
-    /// `mma.sync` in the shapes and types warpjit runs, operands from the
-    /// thread's registers.
+    /// `mma.sync` in the shapes and types warpjit runs (and `movmatrix`),
+    /// operands from the thread's registers.
     pub(super) fn mma_op(&mut self) {
-        let (shape, ty, a_regs, b_regs, accs): (&str, &str, usize, usize, &[&str]) =
-            match self.rng.below(6) {
-                0 => ("m16n8k16", "f16", 4, 2, &["f32", "f16"]),
-                1 => ("m16n8k8", "f16", 2, 1, &["f32", "f16"]),
-                2 => ("m16n8k16", "bf16", 4, 2, &["f32"]),
-                3 => ("m16n8k8", "bf16", 2, 1, &["f32"]),
-                4 => ("m16n8k8", "tf32", 4, 2, &["f32"]),
-                _ => ("m16n8k4", "tf32", 2, 1, &["f32"]),
-            };
-        let (a, b) = (self.r_list(a_regs), self.r_list(b_regs));
-        // D and C of one type (mixed f16/f32 accumulators are not run yet).
+        let forms: &[MmaForm] = &[
+            ("m16n8k16", "f16", "f16", 4, 2, 0, &["f32", "f16"]),
+            ("m16n8k8", "f16", "f16", 2, 1, 0, &["f32", "f16"]),
+            ("m16n8k16", "bf16", "bf16", 4, 2, 0, &["f32"]),
+            ("m16n8k8", "bf16", "bf16", 2, 1, 0, &["f32"]),
+            ("m16n8k8", "tf32", "tf32", 4, 2, 0, &["f32"]),
+            ("m16n8k4", "tf32", "tf32", 2, 1, 0, &["f32"]),
+            ("m8n8k16", "s8", "u8", 1, 1, 2, &["s32"]),
+            ("m16n8k16", "u8", "s8", 2, 1, 4, &["s32"]),
+            ("m16n8k32", "s8", "s8", 4, 2, 4, &["s32"]),
+            ("m8n8k32", "s4", "s4", 1, 1, 2, &["s32"]),
+            ("m16n8k32", "u4", "s4", 2, 1, 4, &["s32"]),
+            ("m16n8k64", "u4", "u4", 4, 2, 4, &["s32"]),
+            ("m8n8k128", "b1", "b1", 1, 1, 2, &["s32"]),
+            ("m16n8k128", "b1", "b1", 2, 1, 4, &["s32"]),
+            ("m16n8k256", "b1", "b1", 4, 2, 4, &["s32"]),
+            ("m16n8k32", "e4m3", "e5m2", 4, 2, 0, &["f32", "f16"]),
+            ("m16n8k16", "e5m2", "e4m3", 2, 1, 0, &["f32"]),
+            ("m8n8k4", "f64", "f64", 1, 1, 2, &["f64"]),
+        ];
+        if self.rng.chance(8) {
+            let (d, a) = (self.r(), self.r());
+            self.line(&format!("movmatrix.sync.aligned.m8n8.trans.b16 {d}, {a};"));
+            return;
+        }
+        let &(shape, ta, tb, a_regs, b_regs, c_regs, accs) = self.rng.pick(forms);
+        // D and C of one type (ptxas requires it for every mma shape).
         let acc = *self.rng.pick(accs);
-        let dacc = acc;
-        let frag = |g: &mut Gen, t: &str| match t {
-            "f32" => g.f_list(4),
-            _ => g.r_list(2),
+        let fd_list = |n: usize| {
+            let regs: Vec<String> = (0..n).map(|i| format!("%fd{i}")).collect();
+            format!("{{{}}}", regs.join(", "))
         };
-        let c = frag(self, acc);
-        let d = frag(self, dacc);
-        let s = match ty {
-            "f16" => {
-                format!("mma.sync.aligned.{shape}.row.col.{dacc}.f16.f16.{acc} {d}, {a}, {b}, {c};")
+        let (a, b) = match ta {
+            "f64" => ("{%fd4}".to_string(), "{%fd5}".to_string()),
+            _ => (self.r_list(a_regs), self.r_list(b_regs)),
+        };
+        let frag = |g: &mut Gen| match acc {
+            "f32" => g.f_list(4),
+            "f16" => g.r_list(2),
+            "f64" => fd_list(c_regs),
+            _ => g.r_list(c_regs),
+        };
+        let c = frag(self);
+        let d = frag(self);
+        let s = match acc {
+            "s32" if tb == "b1" => {
+                let op = *self.rng.pick(&["xor", "and"]);
+                format!(
+                    "mma.sync.aligned.{shape}.row.col.s32.b1.b1.s32.{op}.popc {d}, {a}, {b}, {c};"
+                )
             }
-            _ => format!("mma.sync.aligned.{shape}.row.col.f32.{ty}.{ty}.f32 {d}, {a}, {b}, {c};"),
+            "s32" => {
+                let sat = if self.rng.chance(50) {
+                    ".satfinite"
+                } else {
+                    ""
+                };
+                format!(
+                    "mma.sync.aligned.{shape}.row.col{sat}.s32.{ta}.{tb}.s32 {d}, {a}, {b}, {c};"
+                )
+            }
+            _ => format!(
+                "mma.sync.aligned.{shape}.row.col.{acc}.{ta}.{tb}.{acc} {d}, {a}, {b}, {c};"
+            ),
         };
         self.line(&s);
     }

@@ -192,7 +192,8 @@ impl Gen {
         ]);
         let g = self.guard();
         match self.rng.below(4) {
-            0 => self.line(&format!("{g}red{space}.{op} [%rd_t], {v};")),
+            // `red` has no `.exch` (ptxas rejects it).
+            0 if op != "exch.b32" => self.line(&format!("{g}red{space}.{op} [%rd_t], {v};")),
             1 => self.line(&format!("{g}atom{space}.cas.b32 {d}, [%rd_t], {v}, {w};")),
             _ => self.line(&format!("{g}atom{space}.{op} {d}, [%rd_t], {v};")),
         }

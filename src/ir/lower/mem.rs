@@ -192,6 +192,15 @@ impl FnLower<'_> {
                     )
                 })?;
                 let has_dst = ins.opcode == Atom;
+                if !has_dst && matches!(op, crate::ir::AtomOp::Exch | crate::ir::AtomOp::Cas) {
+                    // PTX ISA §9.7.13.6: `red` takes .add .min .max .inc
+                    // .dec .and .or .xor only (ptxas rejects the others).
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        "`red` has no `.exch` or `.cas`: use `atom`",
+                    ));
+                }
                 let n_src = if op == crate::ir::AtomOp::Cas { 2 } else { 1 };
                 let want = n_src + 1 + has_dst as usize;
                 let ops = self.operands(ins, want..=want + 1)?;
