@@ -72,6 +72,7 @@ impl Warp {
             | OpKind::WmmaStore { .. }
             | OpKind::Atom { .. } => true,
             OpKind::CpAsync { .. } => r.space == Space::Shared,
+            OpKind::CpAsyncBulk { dst, .. } => r.space == dst,
             _ => false,
         };
         f.access = Some(super::FaultAccess {
@@ -206,6 +207,7 @@ impl Warp {
             OpKind::WmmaLoad { .. } | OpKind::WmmaStore { .. } | OpKind::WmmaMma { .. } => {
                 self.wmma(cta, op, mask)?
             }
+            OpKind::CpAsyncBulk { .. } => self.cp_async_bulk(cta, op, mask)?,
             OpKind::CpAsync {
                 size,
                 dst_offset,

@@ -109,7 +109,13 @@ impl Warp {
         })
     }
 
-    fn misuse(&self, cta: &Cta, op: &Op, lane: usize, e: mbarrier::MbarrierError) -> Fault {
+    pub(super) fn misuse(
+        &self,
+        cta: &Cta,
+        op: &Op,
+        lane: usize,
+        e: mbarrier::MbarrierError,
+    ) -> Fault {
         self.fault(
             cta,
             FaultKind::Mbarrier,

@@ -10,6 +10,7 @@
 
 pub mod abi;
 mod access;
+mod bulk;
 mod check;
 mod drive;
 mod exec;

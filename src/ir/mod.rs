@@ -624,6 +624,20 @@ pub enum OpKind {
         dst_offset: i64,
         src_offset: i64,
     },
+    /// `cp.async.bulk` (PTX ISA §9.7.9.25.4): copy `srcs[2]` bytes (a
+    /// multiple of 16, both addresses 16-byte aligned) from `src` space
+    /// (`srcs[1] + src_offset`) to `dst` space (`srcs[0] + dst_offset`);
+    /// global to shared and shared to shared signal completion with
+    /// `complete_tx` of that many bytes on the mbarrier at `srcs[3] +
+    /// mbarrier_offset` (`mbarrier`); shared to global belongs to a bulk
+    /// group. Executed at issue, like `CpAsync`.
+    CpAsyncBulk {
+        dst: Space,
+        src: Space,
+        dst_offset: i64,
+        src_offset: i64,
+        mbarrier: Option<i64>,
+    },
     /// The `mbarrier` family and `cp.async.mbarrier.arrive` (see
     /// `sem::mbarrier`): srcs `addr` then the op's operands (`init`:
     /// `count`; `expect_tx`/`complete_tx`: `txCount`; `arrive`: `count,

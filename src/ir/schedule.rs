@@ -87,6 +87,7 @@ fn class(op: &Op) -> Class {
         | OpKind::Wgmma { .. }
         | OpKind::Movmatrix
         | OpKind::Mbarrier { .. }
+        | OpKind::CpAsyncBulk { .. }
         | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,
         _ => Class::Pure,

@@ -309,6 +309,9 @@ impl FnLower<'_> {
         if m.has(Kw::Async) && m.has(Kw::Mbarrier) && m.has(Kw::Arrive) && !m.has(Kw::Bulk) {
             return self.cp_async_mbarrier_arrive(ins, m);
         }
+        if m.has(Kw::Async) && m.has(Kw::Bulk) && !m.has(Kw::Tensor) {
+            return self.cp_async_bulk(ins, m);
+        }
         if !m.has(Kw::Async) || m.has(Kw::Bulk) || m.has(Kw::Tensor) || m.has(Kw::Mbarrier) {
             return Err(unsupported(ins.span, format_args!("`{name}`")));
         }
@@ -353,5 +356,71 @@ impl FnLower<'_> {
             Unit::LsuGlobal,
             1,
         )
+    }
+
+    /// `cp.async.bulk` without a tensor map: the copy (global to shared
+    /// with `mbarrier::complete_tx::bytes`, shared to shared the same way,
+    /// shared to global in a `bulk_group`), `commit_group` and `wait_group`
+    /// (copies complete at issue, so these have nothing to wait for), and
+    /// `prefetch` (no architectural effect).
+    fn cp_async_bulk(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        let name = super::instr::instruction_name(ins, ins.opcode);
+        if m.has(Kw::CommitGroup) || m.has(Kw::WaitGroup) || m.has(Kw::Prefetch) {
+            return self.emit(ins, OpKind::Nop, vec![], vec![], Unit::LsuGlobal, 1);
+        }
+        if m.has(Kw::MulticastCluster) {
+            return Err(unsupported(ins.span, format_args!("`{name}` (multicast)")));
+        }
+        let spaces: Vec<StateSpace> = ins
+            .modifiers
+            .iter()
+            .filter_map(|md| match md {
+                crate::front::instr::Modifier::Space(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        let shared = |s: &StateSpace| {
+            matches!(
+                s,
+                StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
+            )
+        };
+        let (dst, src, with_mbarrier) = match spaces.as_slice() {
+            [d, StateSpace::Global] if shared(d) && m.has(Kw::MbarrierTx) => {
+                (Space::Shared, Space::Global, true)
+            }
+            [d, s] if shared(d) && shared(s) && m.has(Kw::MbarrierTx) => {
+                (Space::Shared, Space::Shared, true)
+            }
+            [StateSpace::Global, s] if shared(s) && m.has(Kw::BulkGroup) => {
+                (Space::Global, Space::Shared, false)
+            }
+            _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
+        };
+        // An `.L2::cache_hint` form has the cache policy last: no effect.
+        let n = 3 + with_mbarrier as usize + m.has(Kw::L2CacheHint) as usize;
+        let ops = self.operands(ins, n..=n)?;
+        let as_state = |s: Space| match s {
+            Space::Global => StateSpace::Global,
+            _ => StateSpace::Shared,
+        };
+        let (_, d, dst_offset) = self.address(ins, &ops[0], Some(as_state(dst)))?;
+        let (_, s, src_offset) = self.address(ins, &ops[1], Some(as_state(src)))?;
+        let size = self.src(ins, &ops[2], Ty::U32)?;
+        let mut srcs = vec![d, s, size];
+        let mut mbarrier = None;
+        if with_mbarrier {
+            let (_, b, off) = self.address(ins, &ops[3], Some(StateSpace::Shared))?;
+            srcs.push(b);
+            mbarrier = Some(off);
+        }
+        let kind = OpKind::CpAsyncBulk {
+            dst,
+            src,
+            dst_offset,
+            src_offset,
+            mbarrier,
+        };
+        self.emit(ins, kind, vec![], srcs, Unit::LsuGlobal, 1)
     }
 }
