@@ -213,3 +213,38 @@ fn red_without_a_reduction_is_rejected_as_ptxas_does() {
         );
     }
 }
+
+#[test]
+fn hints_are_checked_as_ptxas_checks_them() {
+    let cases = [
+        (
+            "setmaxnreg.inc.sync.aligned.u32 230;",
+            "setmaxnreg takes an immediate register count in 24..=256, a multiple of 8",
+        ),
+        (
+            "setmaxnreg.dec.sync.aligned.u32 16;",
+            "setmaxnreg takes an immediate register count",
+        ),
+        (
+            "ld.global.b32 %r1, [%rd1], %rd1;",
+            "a cache-policy operand needs `.L2::cache_hint`",
+        ),
+        (
+            "st.global.b32 [%rd1], %r1, %rd1;",
+            "a cache-policy operand needs `.L2::cache_hint`",
+        ),
+    ];
+    for (line, want) in cases {
+        let text = format!(
+            ".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+             \t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\t{line}\n\tret;\n}}\n"
+        );
+        let source = front::SourceFile::new("h.ptx", text);
+        let ast = front::parse(&source).unwrap();
+        let err = warpjit::ir::lower::run(&ast, &source).unwrap_err();
+        assert!(
+            err.to_string().contains("h.ptx:9:") && err.to_string().contains(want),
+            "{line}: {err}"
+        );
+    }
+}

@@ -246,6 +246,11 @@ pub enum IntTernOp {
     },
     /// `lop3.b32` with its immediate truth table.
     Lop3(u8),
+    /// `fns.b32 d, mask, base, offset`: the position of the `offset`-th set
+    /// bit of `mask` counting from bit `base` (up for a positive offset,
+    /// down for a negative one; offset 0: `base` itself if set), else
+    /// 0xffffffff (PTX ISA §9.7.1.17).
+    Fns,
     /// `dp4a.atype.btype`: four 8-bit products of a and b added to c.
     Dp4a {
         a_signed: bool,

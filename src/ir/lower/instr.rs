@@ -69,7 +69,7 @@ impl FnLower<'_> {
             | Madc | Mul24 | Mad24 | Sad | Copysign | Rcp | Sqrt | Rsqrt | Sin | Cos | Lg2
             | Ex2 | Tanh => self.arith(ins, &m),
             And | Or | Xor | Not | Cnot | Popc | Clz | Bfind | Brev | Bfe | Bfi | Prmt | Shf
-            | Shl | Shr | Lop3 | Dp4a | Dp2a | Bmsk | Szext => self.bits(ins, &m),
+            | Shl | Shr | Lop3 | Dp4a | Dp2a | Bmsk | Szext | Fns => self.bits(ins, &m),
             Setp => self.setp(ins, &m),
             Set => self.set(ins, &m),
             Selp => {
@@ -132,6 +132,44 @@ impl FnLower<'_> {
                 ins.span,
                 "`st.bulk`: Blackwell-only (sm_100 and later), not executed",
             )),
+            // `setmaxnreg` (sm_90a) hints the register file's split between
+            // warpgroups; `griddepcontrol` (sm_90) lets a dependent grid
+            // start early or waits for the grids this one depends on, all
+            // of which have finished when a launch starts here.
+            Setmaxnreg => {
+                let ops = self.operands(ins, 1..=1)?;
+                match &ops[0].kind {
+                    OperandKind::Imm(crate::front::ast::Imm::Int(n))
+                        if (24..=256).contains(n) && n % 8 == 0 => {}
+                    _ => {
+                        return Err(error(
+                            DiagnosticKind::Semantic,
+                            ops[0].span,
+                            "setmaxnreg takes an immediate register count in 24..=256, a multiple of 8",
+                        ))
+                    }
+                }
+                self.emit(ins, OpKind::Nop, vec![], vec![], Unit::Int, 1)
+            }
+            // `createpolicy` makes an L2 cache policy that `.L2::cache_hint`
+            // accesses take as an operand; caching has no architectural
+            // effect here, so the policy is an opaque 0.
+            Createpolicy => {
+                let ops = self.operands(ins, 1..=4)?;
+                let d = self.dst(&ops[0], Ty::U64)?;
+                self.emit(
+                    ins,
+                    OpKind::Mov,
+                    vec![d],
+                    vec![crate::ir::Src::Imm(0)],
+                    Unit::Int,
+                    1,
+                )
+            }
+            Griddepcontrol => {
+                self.operands(ins, 0..=0)?;
+                self.emit(ins, OpKind::Nop, vec![], vec![], Unit::Int, 1)
+            }
             Multimem => Err(unsupported(
                 ins.span,
                 "`multimem`: multicast memory shared by several GPUs (warpjit has one device), not executed",
@@ -390,8 +428,10 @@ impl FnLower<'_> {
                 };
                 self.simple(ins, 1, (ty, dty), OpKind::IntUn { op, ty }, Unit::Int, c2)
             }
-            Bfe | Bfi | Prmt | Shf | Lop3 | Dp4a | Dp2a => {
+            Bfe | Bfi | Prmt | Shf | Lop3 | Dp4a | Dp2a | Fns => {
                 let (op, n) = match ins.opcode {
+                    // `fns.b32`: ptxas expands it into a short loop.
+                    Fns => (IntTernOp::Fns, 3),
                     Bfe => (IntTernOp::Bfe, 3),
                     Bfi => (IntTernOp::Bfi, 4),
                     Prmt => (IntTernOp::Prmt(prmt_mode(m)), 3),

@@ -108,7 +108,7 @@ impl FnLower<'_> {
                 let ty = self.ty(ins, m, 0)?;
                 let ops = self.operands(ins, 2..=3)?;
                 if ops.len() == 3 {
-                    return Err(unsupported(ins.span, "`ld` with a cache policy operand"));
+                    self.cache_policy(ins, m, &ops[2])?;
                 }
                 let dsts = match &ops[0].kind {
                     OperandKind::Vector(items) => items
@@ -158,7 +158,7 @@ impl FnLower<'_> {
                 let ty = self.ty(ins, m, 0)?;
                 let ops = self.operands(ins, 2..=3)?;
                 if ops.len() == 3 {
-                    return Err(unsupported(ins.span, "`st` with a cache policy operand"));
+                    self.cache_policy(ins, m, &ops[2])?;
                 }
                 let (space, base, offset) = self.address(ins, &ops[0], m.space)?;
                 let mut srcs = vec![base];
@@ -205,8 +205,9 @@ impl FnLower<'_> {
                 let want = n_src + 1 + has_dst as usize;
                 let ops = self.operands(ins, want..=want + 1)?;
                 if ops.len() > want {
-                    return Err(unsupported(ins.span, "atomics with a cache policy operand"));
+                    self.cache_policy(ins, m, &ops[want])?;
                 }
+                let ops = &ops[..want];
                 let (dsts, rest) = if has_dst {
                     (vec![self.dst(&ops[0], ty)?], &ops[1..])
                 } else {
@@ -284,6 +285,26 @@ impl FnLower<'_> {
 }
 
 impl FnLower<'_> {
+    /// The cache-policy operand of an `.L2::cache_hint` access (a 64-bit
+    /// value from `createpolicy`): checked, then ignored, as caching has
+    /// no architectural effect. Without the qualifier there is no such
+    /// operand.
+    fn cache_policy(
+        &mut self,
+        ins: &Instruction,
+        m: &Mods,
+        op: &Operand,
+    ) -> Result<(), Diagnostic> {
+        if !m.has(Kw::L2CacheHint) {
+            return Err(error(
+                DiagnosticKind::Semantic,
+                op.span,
+                "a cache-policy operand needs `.L2::cache_hint`",
+            ));
+        }
+        self.src(ins, op, Ty::U64).map(|_| ())
+    }
+
     /// `cvta`/`isspacep` of `.param`: in a kernel, its parameters (the
     /// generic parameter window); a device function's parameters have no
     /// generic address in warpjit.
@@ -319,7 +340,15 @@ impl FnLower<'_> {
             // Copies complete at issue, so groups are always complete.
             return self.emit(ins, OpKind::Nop, vec![], vec![], Unit::LsuGlobal, 1);
         }
-        let ops = self.operands(ins, 3..=4)?;
+        let hint = m.has(Kw::L2CacheHint) as usize;
+        let ops = self.operands(ins, 3 + hint..=4 + hint)?;
+        let ops = if hint == 1 {
+            let (policy, rest) = ops.split_last().unwrap();
+            self.cache_policy(ins, m, policy)?;
+            rest
+        } else {
+            ops
+        };
         let size = match &ops[2].kind {
             OperandKind::Imm(crate::front::ast::Imm::Int(v)) if [4, 8, 16].contains(v) => *v as u32,
             _ => {
@@ -398,8 +427,12 @@ impl FnLower<'_> {
             _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
         };
         // An `.L2::cache_hint` form has the cache policy last: no effect.
-        let n = 3 + with_mbarrier as usize + m.has(Kw::L2CacheHint) as usize;
-        let ops = self.operands(ins, n..=n)?;
+        let n = 3 + with_mbarrier as usize;
+        let hint = m.has(Kw::L2CacheHint) as usize;
+        let ops = self.operands(ins, n + hint..=n + hint)?;
+        if hint == 1 {
+            self.cache_policy(ins, m, &ops[n])?;
+        }
         let as_state = |s: Space| match s {
             Space::Global => StateSpace::Global,
             _ => StateSpace::Shared,

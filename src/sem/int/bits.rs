@@ -144,6 +144,30 @@ pub(super) fn lop3(imm: u8, a: u64, b: u64, c: u64) -> u64 {
 /// u32), following the ISA pseudo-code: `.wrap` takes both modulo 32;
 /// `.clamp` gives 0 for `a >= 32` and all bits from `a` up for `b >= 32`; a
 /// field running past bit 31 stops there; a width of 0 gives 0.
+/// `fns.b32` (PTX ISA §9.7.1.17, its pseudo-code): the `offset`-th set bit
+/// of `mask` from bit `base` on, searching up (`offset > 0`) or down
+/// (`offset < 0`); `offset == 0` asks whether bit `base` itself is set.
+/// 0xffffffff when there is none (a base beyond bit 31 finds none).
+pub(super) fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    let set = |pos: i64| (0..32).contains(&pos) && mask >> pos & 1 == 1;
+    if offset == 0 {
+        return if set(base as i64) { base } else { u32::MAX };
+    }
+    let step: i64 = if offset > 0 { 1 } else { -1 };
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = base as i64;
+    while (0..32).contains(&pos) {
+        if set(pos) {
+            if count == 0 {
+                return pos as u32;
+            }
+            count -= 1;
+        }
+        pos += step;
+    }
+    u32::MAX
+}
+
 pub(super) fn bmsk(a: u64, b: u64, clamp: bool) -> u64 {
     let (a, b) = (a & M32, b & M32);
     let (a1, b1) = (a & 31, b & 31);
@@ -392,6 +416,24 @@ mod tests {
         assert_eq!(tern(Lop3(0xFF), B32, x, y, z), 0xFFFF_FFFF);
         assert_eq!(tern(Lop3(0x00), B32, x, y, z), 0);
         assert_eq!(tern(Lop3(!0xF0), B32, x, y, z), !x & 0xFFFF_FFFF);
+    }
+
+    #[test]
+    fn fns_follows_the_isa_examples() {
+        // The ISA's examples.
+        assert_eq!(super::fns(0xaaaa_aaaa, 3, 1), 3);
+        assert_eq!(super::fns(0xaaaa_aaaa, 3, -1), 3);
+        assert_eq!(super::fns(0xaaaa_aaaa, 2, 1), 3);
+        assert_eq!(super::fns(0xaaaa_aaaa, 2, -1), 1);
+        // Further set bits, offset 0, none left, a base beyond 31.
+        assert_eq!(super::fns(0xaaaa_aaaa, 0, 3), 5);
+        assert_eq!(super::fns(0xaaaa_aaaa, 31, -16), 1);
+        assert_eq!(super::fns(0xaaaa_aaaa, 31, -17), u32::MAX);
+        assert_eq!(super::fns(0xaaaa_aaaa, 5, 0), 5);
+        assert_eq!(super::fns(0xaaaa_aaaa, 4, 0), u32::MAX);
+        assert_eq!(super::fns(0, 0, 1), u32::MAX);
+        assert_eq!(super::fns(u32::MAX, 40, 1), u32::MAX);
+        assert_eq!(super::fns(u32::MAX, 0, i32::MIN), u32::MAX);
     }
 
     #[test]

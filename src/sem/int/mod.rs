@@ -163,6 +163,7 @@ pub fn int_ternary(op: IntTernOp, ty: Ty, s: &[u64]) -> u64 {
         ShfL { clamp } => bits::shf(true, clamp, a, b, c),
         ShfR { clamp } => bits::shf(false, clamp, a, b, c),
         Lop3(imm) => bits::lop3(imm, a, b, c),
+        Fns => bits::fns(a as u32, b as u32, c as u32 as i32) as u64,
         Dp4a { a_signed, b_signed } => bits::dp4a(a_signed, b_signed, a, b, c),
         Dp2a {
             hi,
