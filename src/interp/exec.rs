@@ -336,6 +336,15 @@ impl Warp {
                 }
             }
             OpKind::WarpSync => self.check_member_mask(cta, op, mask),
+            OpKind::Elect => self.elect(cta, op, mask),
+            OpKind::Getctarank { generic } => {
+                for l in lanes {
+                    let a = self.read(cta, &op.srcs[0], l);
+                    let rank = Self::getctarank(cta, a, *generic);
+                    self.write(cta, op.dsts[0], l, rank);
+                }
+            }
+            OpKind::ClusterBar { wait } => return Ok(self.cluster_barrier(*wait, mask)),
             OpKind::Fence | OpKind::Nop => {}
             OpKind::Bar {
                 kind,
@@ -436,6 +445,13 @@ impl Warp {
             SpecialReg::Envreg(1) => (ctx.grid_workspace >> 32) as u32,
             SpecialReg::Envreg(2) => ctx.grid_workspace as u32,
             SpecialReg::Envreg(_) => 0,
+            SpecialReg::Clusterid(_)
+            | SpecialReg::Nclusterid(_)
+            | SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterNctaid(_)
+            | SpecialReg::ClusterCtarank
+            | SpecialReg::ClusterNctarank
+            | SpecialReg::IsExplicitCluster => self.cluster_special(cta, s),
             SpecialReg::ReservedSmem(r) => {
                 let begin = super::reserved_shared_offset(ctx) as u32;
                 let cap = super::RESERVED_SHARED as u32;
@@ -691,6 +707,7 @@ pub(super) fn advance(p: Place, by: u64) -> Place {
     match p {
         Place::Global(o) => Place::Global(o + by),
         Place::Shared(o) => Place::Shared(o + by as usize),
+        Place::Remote(r, o) => Place::Remote(r, o + by as usize),
         Place::Local(o) => Place::Local(o + by as usize),
         Place::KernelParam(o) => Place::KernelParam(o + by as usize),
     }

@@ -4,7 +4,9 @@
 use super::warp::Warp;
 use super::Cta;
 use crate::ir::{Space, Ty};
-use crate::runtime::memory::{AccessFault, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{
+    AccessFault, CLUSTER_SHARED, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 
 /// Where an access lands after decoding.
 #[derive(Clone, Copy, Debug)]
@@ -12,6 +14,9 @@ pub(super) enum Place {
     /// Checked arena offset.
     Global(u64),
     Shared(usize),
+    /// Another CTA of the cluster's shared memory: its rank and offset
+    /// (`cluster.rs`).
+    Remote(u32, usize),
     Local(usize),
     KernelParam(usize),
 }
@@ -69,6 +74,9 @@ impl Warp {
                 if off % align != 0 {
                     return Err(refuse(AccessFault::Misaligned));
                 }
+                if off >= CLUSTER_SHARED {
+                    return self.cluster_place(cta, off, size, refuse);
+                }
                 bounded(off, size, cta.shared.len())
                     .map(Place::Shared)
                     .map_err(refuse)
@@ -97,6 +105,7 @@ impl Warp {
         match place {
             Place::Global(off) => cta.ctx.memory.load(off, size),
             Place::Shared(at) => read(&cta.shared, at),
+            Place::Remote(r, at) => read(&cta.peers[r as usize], at),
             Place::Local(at) => read(&self.local[lane], at),
             Place::KernelParam(at) => read(cta.ctx.params, at),
         }
@@ -116,6 +125,8 @@ impl Warp {
             Place::Shared(at) => {
                 cta.shared[at..at + size as usize].copy_from_slice(&bytes[..size as usize])
             }
+            Place::Remote(r, at) => cta.peers[r as usize][at..at + size as usize]
+                .copy_from_slice(&bytes[..size as usize]),
             Place::Local(at) => {
                 self.local[lane][at..at + size as usize].copy_from_slice(&bytes[..size as usize])
             }

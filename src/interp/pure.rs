@@ -59,6 +59,7 @@ pub fn is_pure(kind: &OpKind) -> bool {
             | OpKind::Unpack { .. }
             | OpKind::Cvta { .. }
             | OpKind::Isspacep { .. }
+            | OpKind::Mapa { .. }
     )
 }
 
@@ -223,6 +224,7 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
                 _ => false,
             } as u64;
         }
+        OpKind::Mapa { generic } => out[0] = super::cluster::mapa(src(0), src(1), *generic),
         other => unreachable!("{other:?} is not a pure op"),
     }
 }

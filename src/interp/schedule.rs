@@ -3,8 +3,10 @@
 //! (see `mbarrier.rs`), then barriers released; deadlocks reported. A
 //! normal launch runs a CTA's rounds until it finishes ([`run_cta`]); a
 //! cooperative launch interleaves the rounds of all its CTAs, which may
-//! wait for each other (grid-wide sync).
+//! wait for each other (grid-wide sync), and a cluster of several CTAs
+//! interleaves its CTAs' rounds (`cluster.rs`).
 
+use super::cluster::{cluster_size, CLUSTER_BARRIER};
 use super::warp::Warp;
 use super::{check, deadlock, new_cta, release_barriers, retire_warps, Cta, CtaOutput, Fault};
 use super::{FaultKind, LaunchCtx};
@@ -59,6 +61,9 @@ pub struct CtaRun<'a> {
     warps: Vec<Warp>,
     released: Vec<usize>,
     spin_rounds: u32,
+    /// The last round ran no warp and released none, and some warp waits
+    /// at the cluster barrier, which only the cluster's runner completes.
+    pub stalled: bool,
 }
 
 impl<'a> CtaRun<'a> {
@@ -69,7 +74,16 @@ impl<'a> CtaRun<'a> {
             warps,
             released: Vec::new(),
             spin_rounds: 0,
+            stalled: false,
         }
+    }
+
+    pub fn warps(&self) -> &[Warp] {
+        &self.warps
+    }
+
+    pub(super) fn warps_mut(&mut self) -> &mut [Warp] {
+        &mut self.warps
     }
 
     /// One round: every runnable warp takes a turn, then barriers that can
@@ -94,7 +108,16 @@ impl<'a> CtaRun<'a> {
         }
         self.released.clear();
         release_barriers(cta, warps, &mut self.released)?;
+        self.stalled = false;
         if !progressed && self.released.is_empty() {
+            if cluster_size(cta.ctx) > 1
+                && warps
+                    .iter()
+                    .any(|w| w.waiting_on() == Some(CLUSTER_BARRIER))
+            {
+                self.stalled = true;
+                return Ok(false);
+            }
             return Err(deadlock(cta, warps));
         }
         if progressed && all_yielded && self.released.is_empty() && cta.mbarrier_changes == changes

@@ -38,6 +38,13 @@ fn special_is_uniform(s: SpecialReg) -> bool {
             | SpecialReg::TotalSmemSize
             | SpecialReg::ReservedSmem(_)
             | SpecialReg::Envreg(_)
+            | SpecialReg::Clusterid(_)
+            | SpecialReg::Nclusterid(_)
+            | SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterNctaid(_)
+            | SpecialReg::ClusterCtarank
+            | SpecialReg::ClusterNctarank
+            | SpecialReg::IsExplicitCluster
     )
 }
 
@@ -61,6 +68,7 @@ pub fn analyze(f: &Function) -> Uniformity {
                             || (*space == Space::FrameParam && f.is_kernel))
                     }
                     OpKind::Atom { .. }
+                    | OpKind::Elect
                     | OpKind::Mbarrier { .. }
                     | OpKind::Shfl { .. }
                     | OpKind::Match { .. } => true,

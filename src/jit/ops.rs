@@ -690,8 +690,17 @@ impl PieceBuilder<'_, '_> {
             | SpecialReg::GlobaltimerLo
             | SpecialReg::GlobaltimerHi
             | SpecialReg::ReservedSmem(_)
-            | SpecialReg::Envreg(_) => {
-                unreachable!("the plan keeps timer, reserved-memory and envreg reads out of pieces")
+            | SpecialReg::Envreg(_)
+            | SpecialReg::Clusterid(_)
+            | SpecialReg::Nclusterid(_)
+            | SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterNctaid(_)
+            | SpecialReg::ClusterCtarank
+            | SpecialReg::ClusterNctarank
+            | SpecialReg::IsExplicitCluster => {
+                unreachable!(
+                    "the plan keeps timer, reserved-memory, envreg and cluster reads out of pieces"
+                )
             }
         }
     }

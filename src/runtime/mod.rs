@@ -10,6 +10,7 @@
 pub mod arena;
 pub mod args;
 mod checked;
+mod cluster;
 mod cooperative;
 pub mod heap;
 pub mod ipc;
@@ -18,6 +19,7 @@ pub mod memory;
 mod options;
 pub mod printf;
 pub mod timed;
+pub use cluster::ClusterLaunch;
 pub use options::{parse_seconds, watchdog_time_from_env, Engine, Options, WATCHDOG_SECONDS_ENV};
 pub use timed::{Costs, TimingOptions};
 
@@ -502,7 +504,7 @@ impl Device {
         cfg: LaunchConfig,
         params: &[u8],
     ) -> Result<LaunchReport, Error> {
-        self.launch_in(m, kernel, cfg, params, None)
+        self.launch_in(m, kernel, cfg, params, None, None)
     }
 
     /// A launch; with a grid workspace, a cooperative one
@@ -514,10 +516,17 @@ impl Device {
         cfg: LaunchConfig,
         params: &[u8],
         cooperative: Option<u64>,
+        cluster: Option<ClusterLaunch>,
     ) -> Result<LaunchReport, Error> {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
+        let (dims, explicit) = cluster::shape(&lm.ir, f, &cfg, cluster)?;
+        if cooperative.is_some() && dims != [1, 1, 1] {
+            return Err(Error::InvalidArgument(
+                "a cooperative launch with clusters is not supported".into(),
+            ));
+        }
         // A launch with checks that need hooks runs on the interpreter,
         // which calls them; memcheck alone needs none (see `checked`).
         let checks = self.options.checks;
@@ -538,10 +547,14 @@ impl Device {
         );
         ctx.sanitizer = san.as_ref().filter(|_| checks.hooks());
         ctx.grid_workspace = cooperative.unwrap_or(0);
+        ctx.cluster = dims;
+        ctx.explicit_cluster = explicit;
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = if cooperative.is_some() {
             self.run_cooperative(&ctx, n)
+        } else if dims != [1, 1, 1] {
+            self.run_clusters(&ctx)
         } else {
             self.run_ctas(&ctx, 0..n)
         };
@@ -615,6 +628,8 @@ impl Device {
             round_shared: self.options.round_allocations && !self.options.checks.memcheck,
             reserved_shared: lm.reserved_shared,
             grid_workspace: 0,
+            cluster: [1, 1, 1],
+            explicit_cluster: false,
             budget,
             // A limit too far in the future to represent is no limit.
             deadline: self

@@ -111,6 +111,14 @@ pub(crate) fn new_function(
             ast::FunctionAttribute::Maxntid(v) => Some(v),
             _ => None,
         }),
+        reqnctapercluster: dims(&|a| match a {
+            ast::FunctionAttribute::Reqnctapercluster(v) => Some(v),
+            _ => None,
+        }),
+        explicit_cluster: f
+            .attributes
+            .iter()
+            .any(|a| matches!(a, ast::FunctionAttribute::Explicitcluster)),
         maxnreg: f.attributes.iter().find_map(|a| match a {
             ast::FunctionAttribute::Maxnreg(n) => Some(*n),
             _ => None,
@@ -693,6 +701,13 @@ fn special_register(name: &str, component: Option<ast::Component>) -> Option<Spe
         ("%reserved_smem_offset_cap", None) => SpecialReg::ReservedSmem(ReservedSmem::Cap),
         ("%reserved_smem_offset_0", None) => SpecialReg::ReservedSmem(ReservedSmem::At(0)),
         ("%reserved_smem_offset_1", None) => SpecialReg::ReservedSmem(ReservedSmem::At(1)),
+        ("%clusterid", Some(d)) if d < 3 => SpecialReg::Clusterid(d),
+        ("%nclusterid", Some(d)) if d < 3 => SpecialReg::Nclusterid(d),
+        ("%cluster_ctaid", Some(d)) if d < 3 => SpecialReg::ClusterCtaid(d),
+        ("%cluster_nctaid", Some(d)) if d < 3 => SpecialReg::ClusterNctaid(d),
+        ("%cluster_ctarank", None) => SpecialReg::ClusterCtarank,
+        ("%cluster_nctarank", None) => SpecialReg::ClusterNctarank,
+        ("%is_explicit_cluster", None) => SpecialReg::IsExplicitCluster,
         (env, None) if env.starts_with("%envreg") => {
             let n: u8 = env["%envreg".len()..].parse().ok().filter(|n| *n < 32)?;
             SpecialReg::Envreg(n)
