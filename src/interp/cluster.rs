@@ -28,7 +28,7 @@ use super::lanes::{Place, Refused};
 use super::warp::{Flow, State, Warp};
 use super::{Cta, CtaOutput, CtaRun, Fault, FaultKind, LaunchCtx};
 use crate::front::Span;
-use crate::ir::{Op, SpecialReg};
+use crate::ir::{Op, Space, SpecialReg};
 use crate::runtime::memory::{
     AccessFault, CLUSTER_RANK_SHIFT, CLUSTER_SHARED, SHARED_WINDOW, WINDOW_SIZE,
 };
@@ -82,6 +82,36 @@ pub fn mapa(a: u64, rank: u64, generic: bool) -> u64 {
 /// Whether a shared-window offset names a CTA by rank.
 fn is_ranked(off: u64) -> bool {
     off >= CLUSTER_SHARED
+}
+
+/// What a refused address of another CTA's shared memory names, for the
+/// fault's message: ` (shared memory of cluster rank R, ...)`.
+pub(super) fn describe(cta: &Cta, space: Space, addr: u64) -> Option<String> {
+    let off = match space {
+        Space::Shared => addr,
+        Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&addr) => {
+            addr - SHARED_WINDOW
+        }
+        _ => return None,
+    };
+    if !is_ranked(off) {
+        return None;
+    }
+    let rank = (off - CLUSTER_SHARED) >> CLUSTER_RANK_SHIFT;
+    let inner = off & ((1 << CLUSTER_RANK_SHIFT) - 1);
+    let size = cluster_size(cta.ctx);
+    Some(if rank >= size as u64 {
+        format!(" (shared memory of cluster rank {rank}: the cluster has {size} CTA(s))")
+    } else {
+        let len = if rank == cta.rank() as u64 {
+            cta.shared.len()
+        } else {
+            cta.peers.get(rank as usize).map_or(0, Vec::len)
+        };
+        format!(
+            " (offset {inner:#x} of the shared memory of cluster rank {rank}, which has {len} bytes)"
+        )
+    })
 }
 
 impl Cta<'_> {

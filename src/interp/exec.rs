@@ -63,7 +63,10 @@ impl Warp {
             Space::Const => "const",
             Space::KernelParam | Space::FrameParam => "param",
         };
-        let msg = format!("{what}: {size}-byte {space} access at {:#x}", r.addr);
+        let mut msg = format!("{what}: {size}-byte {space} access at {:#x}", r.addr);
+        if let Some(why) = super::cluster::describe(cta, r.space, r.addr) {
+            msg.push_str(&why);
+        }
         let mut f = self.fault(cta, kind, lane as u32, Some(op), msg);
         let atomic = matches!(op.kind, OpKind::Atom { .. });
         let write = match op.kind {

@@ -49,10 +49,12 @@ pub(super) fn shape(
 ) -> Result<([u32; 3], bool), Error> {
     let bad = |m: String| Err(Error::InvalidCluster(m));
     let dims = match (launch.map(|l| l.dims), f.reqnctapercluster) {
-        (Some(l), Some(r)) if l != r => return bad(format!(
+        (Some(l), Some(r)) if l != r => {
+            return bad(format!(
             "kernel `{}` declares .reqnctapercluster {r:?}; the launch asks for clusters of {l:?}",
             f.name
-        )),
+        ))
+        }
         (Some(d), _) | (None, Some(d)) => d,
         (None, None) if f.explicit_cluster => {
             return bad(format!(

@@ -67,7 +67,7 @@ impl FnLower<'_> {
                     _ => {
                         return Err(error(
                             DiagnosticKind::Semantic,
-                            ops[0].span,
+                            ins.span,
                             "`elect.sync` needs `d|p` (either may be `_`)",
                         ))
                     }
@@ -81,7 +81,7 @@ impl FnLower<'_> {
         }
     }
 
-    /// `barrier.cluster.arrive{.relaxed}{.aligned}` and
+    /// `barrier.cluster.arrive{.release,.relaxed}{.aligned}` and
     /// `barrier.cluster.wait{.acquire}{.aligned}`: no operands.
     pub(super) fn cluster_barrier(
         &mut self,
@@ -101,7 +101,7 @@ impl FnLower<'_> {
         };
         let allowed = |k: &Kw| match k {
             Kw::Cluster | Kw::Arrive | Kw::Wait | Kw::Aligned => true,
-            Kw::Relaxed => !wait,
+            Kw::Relaxed | Kw::Release => !wait,
             Kw::Acquire => wait,
             _ => false,
         };
