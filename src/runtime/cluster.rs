@@ -41,7 +41,7 @@ fn sm_version(target: &str) -> Option<u32> {
 /// `.reqnctapercluster`, else 1x1x1. Refused: clusters in a module for a
 /// target before sm_90, a cluster of more CTAs than allowed, a grid not a
 /// whole number of clusters, a launch shape other than the kernel's.
-pub(super) fn shape(
+pub fn shape(
     m: &ir::Module,
     f: &ir::Function,
     cfg: &LaunchConfig,

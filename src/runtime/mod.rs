@@ -19,7 +19,7 @@ pub mod memory;
 mod options;
 pub mod printf;
 pub mod timed;
-pub use cluster::ClusterLaunch;
+pub use cluster::{shape as cluster_shape, ClusterLaunch};
 pub use options::{parse_seconds, watchdog_time_from_env, Engine, Options, WATCHDOG_SECONDS_ENV};
 pub use timed::{Costs, TimingOptions};
 
