@@ -360,8 +360,8 @@ fn malformed_cluster_forms_are_load_errors_at_their_line() {
         ("\t.reg .b64 %rd<3>;\n\tmapa.global.u64 %rd1, %rd2, 1;", "unsupported: `mapa.global.u64` of `.global`"),
         ("\t.reg .b32 %r<3>;\n\telect.sync %r1, 0xffffffff;", "needs `d|p`"),
         (
-            "\t.shared .b64 bar;\n\t.reg .b64 %rd<2>;\n\tmbarrier.arrive.shared::cluster.b64 %rd1, [bar];",
-            "unsupported",
+            "\t.shared .b64 bar;\n\t.reg .pred %p<2>;\n\tmbarrier.try_wait.parity.shared::cluster.b64 %p1, [bar], 0;",
+            "unsupported: this mbarrier operation on `.shared::cluster`",
         ),
     ];
     for (body, want) in cases {
@@ -373,5 +373,52 @@ fn malformed_cluster_forms_are_load_errors_at_their_line() {
         assert!(err.contains(want), "{body}: {err}");
         let line = 7 + body.matches('\n').count();
         assert!(err.contains(&format!("k.ptx:{line}:2:")), "{body}: {err}");
+    }
+}
+
+#[test]
+fn mbarrier_arrivals_reach_another_cta_of_the_cluster() {
+    // Each CTA's thread 0 initializes its mbarrier for 64 arrivals; after
+    // a cluster barrier every thread arrives on the neighbour's (mapa,
+    // `.shared::cluster`) with a count of 2 and waits for its own phase 0
+    // to complete, then records the neighbour's rank + 1.
+    let body = "\t.shared .align 8 .b64 bar;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\
+        \t.reg .pred %p<3>;\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\
+        \tmov.u32 %r2, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L_sync;\n\
+        \tmbarrier.init.shared.b64 [bar], 64;\n$L_sync:\n\tbarrier.cluster.arrive;\n\
+        \tbarrier.cluster.wait;\n\txor.b32 %r3, %r2, 1;\n\tmov.u32 %r4, bar;\n\
+        \tmapa.shared::cluster.u32 %r5, %r4, %r3;\n\
+        \tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r5], 2;\n$L_wait:\n\
+        \tmbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;\n\t@!%p2 bra $L_wait;\n\
+        \tgetctarank.shared::cluster.u32 %r6, %r5;\n\tadd.u32 %r6, %r6, 1;\n\
+        \tmov.u32 %r7, %ctaid.x;\n\tmad.lo.u32 %r7, %r7, 32, %r1;\n\
+        \tmul.wide.u32 %rd2, %r7, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r6;\n\
+        \tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n\tret;";
+    let args = ["--grid", "4", "--block", "32", "--cluster", "2"];
+    for out in run_out("cl-mbar", &module(body), &args, 512) {
+        for (i, v) in out.iter().enumerate() {
+            assert_eq!(*v, ((i / 32) % 2 ^ 1) as u32 + 1, "thread {i}");
+        }
+    }
+    // With half the arrivals (a count of 1), the waits never complete: an
+    // mbarrier deadlock at the wait, not a hang.
+    let path = write_ptx(
+        "cl-mbar-dead",
+        "k.ptx",
+        &module(&body.replace("[%r5], 2;", "[%r5], 1;")),
+    );
+    let spec = format!(
+        "out:512:{}",
+        scratch("cl-mbar-dead").join("o.bin").display()
+    );
+    for engine in ENGINES {
+        let mut all = args.to_vec();
+        all.extend_from_slice(engine);
+        all.extend_from_slice(&["--arg", &spec]);
+        let out = run(&path, &all);
+        assert_no_crash(&out, "mbarrier deadlock");
+        let err = stderr(&out);
+        assert!(err.contains("mbarrier deadlock"), "{engine:?}: {err}");
+        assert!(err.contains("k.ptx:25:"), "{engine:?}: {err}");
     }
 }

@@ -339,12 +339,16 @@ pub fn run_cluster<'a>(
                 .collect();
             let run = runs[i].as_mut().unwrap();
             std::mem::swap(&mut run.cta.peers, &mut peers);
+            let remote = run.cta.remote_mbarrier_changes;
             let result = run.round();
             std::mem::swap(&mut run.cta.peers, &mut peers);
             stalled &= matches!(result, Ok(false)) && run.stalled;
+            // Arrivals on other CTAs' mbarriers are progress for them.
+            let remote = run.cta.remote_mbarrier_changes != remote;
             for (j, p) in peers.into_iter().enumerate() {
                 if let Some(r) = runs[j].as_mut().filter(|_| j != i) {
                     r.cta.shared = p;
+                    r.cta.mbarrier_changes += remote as u64;
                 }
             }
             match result {

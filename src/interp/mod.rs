@@ -249,6 +249,9 @@ pub struct Cta<'a> {
     /// Changes made to `mbarrier` objects so far (the scheduler's measure
     /// of progress among warps that spin on them).
     pub(crate) mbarrier_changes: u64,
+    /// Changes this CTA made to `mbarrier` objects of other CTAs of its
+    /// cluster (the cluster's runner counts them as theirs).
+    pub(crate) remote_mbarrier_changes: u64,
     /// The sanitizer's state, in a checked launch.
     pub(crate) san: Option<Box<crate::sanitizer::CtaState>>,
 }
@@ -334,6 +337,7 @@ pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<War
         output: CtaOutput::default(),
         barriers: Default::default(),
         mbarrier_changes: 0,
+        remote_mbarrier_changes: 0,
         san: ctx
             .sanitizer
             .map(|l| check::start_cta(l.checks, shared_size)),

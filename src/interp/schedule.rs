@@ -64,6 +64,9 @@ pub struct CtaRun<'a> {
     /// The last round ran no warp and released none, and some warp waits
     /// at the cluster barrier, which only the cluster's runner completes.
     pub stalled: bool,
+    /// `cta.mbarrier_changes` at the end of the last round (other CTAs of
+    /// a cluster change it between rounds).
+    seen_changes: u64,
 }
 
 impl<'a> CtaRun<'a> {
@@ -75,6 +78,7 @@ impl<'a> CtaRun<'a> {
             released: Vec::new(),
             spin_rounds: 0,
             stalled: false,
+            seen_changes: 0,
         }
     }
 
@@ -92,7 +96,7 @@ impl<'a> CtaRun<'a> {
         let (cta, warps) = (&mut self.cta, &mut self.warps);
         let mut progressed = false;
         let mut all_yielded = true;
-        let changes = cta.mbarrier_changes;
+        let changes = self.seen_changes;
         for w in warps.iter_mut() {
             if w.runnable() {
                 w.run(cta)?;
@@ -129,6 +133,7 @@ impl<'a> CtaRun<'a> {
         } else {
             self.spin_rounds = 0;
         }
+        self.seen_changes = cta.mbarrier_changes;
         if cta.cancelled() {
             return Err(Fault::cancelled());
         }
