@@ -397,7 +397,7 @@ fn mbarrier_arrivals_reach_another_cta_of_the_cluster() {
     let args = ["--grid", "4", "--block", "32", "--cluster", "2"];
     for out in run_out("cl-mbar", &module(body), &args, 512) {
         for (i, v) in out.iter().enumerate() {
-            assert_eq!(*v, ((i / 32) % 2 ^ 1) as u32 + 1, "thread {i}");
+            assert_eq!(*v, (((i / 32) % 2) ^ 1) as u32 + 1, "thread {i}");
         }
     }
     // With half the arrivals (a count of 1), the waits never complete: an

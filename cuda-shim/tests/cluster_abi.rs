@@ -150,7 +150,7 @@ fn cluster_launches_through_the_c_abi() {
         let mut arg = 0u64;
         let mut kp = [&mut arg as *mut u64 as *mut c_void];
         let kp = kp.as_mut_ptr();
-        let mut try_shape = |grid: u32, dims: [u32; 3]| {
+        let try_shape = |grid: u32, dims: [u32; 3]| {
             let mut attr = cluster(dims);
             let config = LaunchConfig {
                 grid: [grid, 1, 1],

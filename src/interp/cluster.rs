@@ -28,7 +28,7 @@ use super::lanes::{Place, Refused};
 use super::warp::{Flow, State, Warp};
 use super::{Cta, CtaOutput, CtaRun, Fault, FaultKind, LaunchCtx};
 use crate::front::Span;
-use crate::ir::{Op, Space, SpecialReg};
+use crate::ir::{ClusterReg, Op, Space};
 use crate::runtime::memory::{
     AccessFault, CLUSTER_RANK_SHIFT, CLUSTER_SHARED, SHARED_WINDOW, WINDOW_SIZE,
 };
@@ -42,7 +42,12 @@ pub const MAX_RANKS: u64 = 16;
 
 /// The rank of CTA `ctaid` in its cluster.
 pub fn rank_of(ctx: &LaunchCtx, ctaid: [u32; 3]) -> u32 {
-    let [cx, cy, cz] = ctx.cluster;
+    rank_in(ctx.cluster, ctaid)
+}
+
+/// The rank of CTA `ctaid` in clusters of `cluster` CTAs: x first.
+fn rank_in(cluster: [u32; 3], ctaid: [u32; 3]) -> u32 {
+    let [cx, cy, cz] = cluster;
     let (x, y, z) = (ctaid[0] % cx, ctaid[1] % cy, ctaid[2] % cz);
     x + cx * (y + cy * z)
 }
@@ -123,18 +128,17 @@ impl Cta<'_> {
 
 impl Warp {
     /// A cluster special register.
-    pub(super) fn cluster_special(&self, cta: &Cta, s: SpecialReg) -> u32 {
+    pub(super) fn cluster_special(&self, cta: &Cta, r: ClusterReg) -> u32 {
         let ctx = cta.ctx;
         let c = ctx.cluster;
-        match s {
-            SpecialReg::Clusterid(d) => cta.ctaid[d as usize] / c[d as usize],
-            SpecialReg::Nclusterid(d) => ctx.grid[d as usize] / c[d as usize],
-            SpecialReg::ClusterCtaid(d) => cta.ctaid[d as usize] % c[d as usize],
-            SpecialReg::ClusterNctaid(d) => c[d as usize],
-            SpecialReg::ClusterCtarank => cta.rank(),
-            SpecialReg::ClusterNctarank => cluster_size(ctx),
-            SpecialReg::IsExplicitCluster => ctx.explicit_cluster as u32,
-            _ => unreachable!("not a cluster register"),
+        match r {
+            ClusterReg::Id(d) => cta.ctaid[d as usize] / c[d as usize],
+            ClusterReg::Nid(d) => ctx.grid[d as usize] / c[d as usize],
+            ClusterReg::Ctaid(d) => cta.ctaid[d as usize] % c[d as usize],
+            ClusterReg::Nctaid(d) => c[d as usize],
+            ClusterReg::Ctarank => cta.rank(),
+            ClusterReg::Nctarank => cluster_size(ctx),
+            ClusterReg::IsExplicit => ctx.explicit_cluster as u32,
         }
     }
 
@@ -168,8 +172,16 @@ impl Warp {
         })
     }
 
-    /// `getctarank`: the rank of the CTA whose shared memory `a` names.
-    pub(super) fn getctarank(cta: &Cta, a: u64, generic: bool) -> u64 {
+    /// `getctarank` for the lanes of `mask`.
+    pub(super) fn getctarank(&mut self, cta: &Cta, op: &Op, mask: u32, generic: bool) {
+        for l in (0..32).filter(|l| mask & (1 << l) != 0) {
+            let a = self.read(cta, &op.srcs[0], l);
+            self.write(cta, op.dsts[0], l, Self::rank_named(cta, a, generic));
+        }
+    }
+
+    /// The rank of the CTA whose shared memory `a` names.
+    fn rank_named(cta: &Cta, a: u64, generic: bool) -> u64 {
         let off = if generic {
             if !(SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a) {
                 return cta.rank() as u64;
@@ -376,4 +388,43 @@ pub fn run_cluster<'a>(
         }
     }
     results.into_iter().map(Option::unwrap).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mapa_names_a_rank_and_keeps_the_offset() {
+        // An own-CTA (shared::cta) address, a cluster address of another
+        // rank, and their generic forms.
+        assert_eq!(mapa(0x40, 3, false), 0x4300_0040);
+        assert_eq!(mapa(0x4300_0040, 1, false), 0x4100_0040);
+        assert_eq!(mapa(0x4300_0040, 0, false), 0x4000_0040);
+        assert_eq!(
+            mapa(SHARED_WINDOW + 0x40, 2, true),
+            SHARED_WINDOW + 0x4200_0040
+        );
+        assert_eq!(
+            mapa(SHARED_WINDOW + 0x4200_0040, 5, true),
+            SHARED_WINDOW + 0x4500_0040
+        );
+        // The highest rank and offset of a 16-CTA cluster.
+        assert_eq!(mapa(0xff_ffff, 15, false), 0x4fff_ffff);
+        // Ranks past 15 and offsets past 16 MiB name no CTA; addresses
+        // outside shared memory map to 0 (both fault when used).
+        assert_eq!(mapa(0x40, 16, false), 0xffff_ffff);
+        assert_eq!(mapa(0x100_0000, 0, false), 0xffff_ffff);
+        assert_eq!(mapa(0x1000_0000_0000, 1, true), 0);
+        // The upper half of a 64-bit shared::cluster address is ignored.
+        assert_eq!(mapa(0x1_0000_0040, 1, false), 0x4100_0040);
+    }
+
+    #[test]
+    fn ranks_run_x_first_within_the_cluster() {
+        let ranks = rank_in;
+        assert_eq!(ranks([2, 2, 1], [3, 1, 0]), 3);
+        assert_eq!(ranks([2, 2, 2], [2, 0, 3]), 4);
+        assert_eq!(ranks([4, 1, 1], [6, 5, 0]), 2);
+    }
 }

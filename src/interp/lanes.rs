@@ -152,6 +152,17 @@ impl Warp {
     }
 }
 
+/// The place `by` bytes further on.
+pub(super) fn advance(p: Place, by: u64) -> Place {
+    match p {
+        Place::Global(o) => Place::Global(o + by),
+        Place::Shared(o) => Place::Shared(o + by as usize),
+        Place::Remote(r, o) => Place::Remote(r, o + by as usize),
+        Place::Local(o) => Place::Local(o + by as usize),
+        Place::KernelParam(o) => Place::KernelParam(o + by as usize),
+    }
+}
+
 /// Sign- or zero-extends a loaded value of type `ty` to 64 bits.
 pub(super) fn extend(ty: Ty, v: u64) -> u64 {
     match ty {

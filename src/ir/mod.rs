@@ -435,19 +435,27 @@ pub enum SpecialReg {
     /// launch's grid workspace address in 1 (high word) and 2 (low word),
     /// as cooperative groups' `this_grid()` reads it; 0 otherwise.
     Envreg(u8),
+    /// A thread-block cluster register (sm_90).
+    Cluster(ClusterReg),
+}
+
+/// The cluster special registers (a launch without clusters is one of
+/// 1x1x1 clusters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClusterReg {
     /// `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid`
     /// (`.x`/`.y`/`.z`): the cluster's place in the grid and the CTA's in
-    /// its cluster (a launch without clusters is one of 1x1x1 per CTA).
-    Clusterid(u8),
-    Nclusterid(u8),
-    ClusterCtaid(u8),
-    ClusterNctaid(u8),
+    /// its cluster.
+    Id(u8),
+    Nid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
     /// `%cluster_ctarank`, `%cluster_nctarank`: the CTA's linear rank in
     /// its cluster and the cluster's size.
-    ClusterCtarank,
-    ClusterNctarank,
+    Ctarank,
+    Nctarank,
     /// `%is_explicit_cluster`: the launch asked for clusters (1 or 0).
-    IsExplicitCluster,
+    IsExplicit,
 }
 
 /// Which `%reserved_smem_offset_*` register.

@@ -38,13 +38,7 @@ fn special_is_uniform(s: SpecialReg) -> bool {
             | SpecialReg::TotalSmemSize
             | SpecialReg::ReservedSmem(_)
             | SpecialReg::Envreg(_)
-            | SpecialReg::Clusterid(_)
-            | SpecialReg::Nclusterid(_)
-            | SpecialReg::ClusterCtaid(_)
-            | SpecialReg::ClusterNctaid(_)
-            | SpecialReg::ClusterCtarank
-            | SpecialReg::ClusterNctarank
-            | SpecialReg::IsExplicitCluster
+            | SpecialReg::Cluster(_)
     )
 }
 

@@ -691,13 +691,7 @@ impl PieceBuilder<'_, '_> {
             | SpecialReg::GlobaltimerHi
             | SpecialReg::ReservedSmem(_)
             | SpecialReg::Envreg(_)
-            | SpecialReg::Clusterid(_)
-            | SpecialReg::Nclusterid(_)
-            | SpecialReg::ClusterCtaid(_)
-            | SpecialReg::ClusterNctaid(_)
-            | SpecialReg::ClusterCtarank
-            | SpecialReg::ClusterNctarank
-            | SpecialReg::IsExplicitCluster => {
+            | SpecialReg::Cluster(_) => {
                 unreachable!(
                     "the plan keeps timer, reserved-memory, envreg and cluster reads out of pieces"
                 )

@@ -59,13 +59,7 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
                 | SpecialReg::GlobaltimerHi
                 | SpecialReg::ReservedSmem(_)
                 | SpecialReg::Envreg(_)
-                | SpecialReg::Clusterid(_)
-                | SpecialReg::Nclusterid(_)
-                | SpecialReg::ClusterCtaid(_)
-                | SpecialReg::ClusterNctaid(_)
-                | SpecialReg::ClusterCtarank
-                | SpecialReg::ClusterNctarank
-                | SpecialReg::IsExplicitCluster
+                | SpecialReg::Cluster(_)
         ),
         OpKind::Ld { poll, .. } => !poll,
         OpKind::St { .. } | OpKind::Atom { .. } | OpKind::Nop | OpKind::Activemask => true,

@@ -152,3 +152,18 @@ impl Device {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sm_version;
+
+    #[test]
+    fn targets_name_their_compute_capability() {
+        assert_eq!(sm_version("sm_90"), Some(90));
+        assert_eq!(sm_version("sm_90a"), Some(90));
+        assert_eq!(sm_version("sm_100a"), Some(100));
+        assert_eq!(sm_version("sm_80"), Some(80));
+        assert_eq!(sm_version("compute_90"), None);
+        assert_eq!(sm_version("sm_"), None);
+    }
+}
