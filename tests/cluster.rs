@@ -422,3 +422,38 @@ fn mbarrier_arrivals_reach_another_cta_of_the_cluster() {
         assert!(err.contains("k.ptx:25:"), "{engine:?}: {err}");
     }
 }
+
+#[test]
+fn generic_addresses_of_the_neighbours_shared_memory() {
+    // mapa.u64 of a generic address of the CTA's own shared memory: the
+    // neighbour's is shared::cluster, not shared::cta, nor global; its
+    // rank reads back; cvta.to.shared::cluster of it is mapa's
+    // shared::cluster form; a store through it lands in the neighbour.
+    let body = "\t.shared .align 4 .b8 smem[8];\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<8>;\n\
+        \t.reg .pred %p<2>;\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %cluster_ctarank;\n\
+        \txor.b32 %r2, %r1, 1;\n\tmov.u64 %rd2, smem;\n\tcvta.shared.u64 %rd3, %rd2;\n\
+        \tmapa.u64 %rd4, %rd3, %r2;\n\
+        \tisspacep.shared::cta %p1, %rd4;\n\tselp.u32 %r3, 1, 0, %p1;\n\
+        \tisspacep.shared::cluster %p1, %rd4;\n\tselp.u32 %r4, 1, 0, %p1;\n\
+        \tisspacep.global %p1, %rd4;\n\tselp.u32 %r5, 1, 0, %p1;\n\
+        \tisspacep.shared %p1, %rd3;\n\tselp.u32 %r6, 1, 0, %p1;\n\
+        \tgetctarank.u64 %r7, %rd4;\n\tgetctarank.u64 %r8, %rd3;\n\
+        \tcvta.to.shared::cluster.u64 %rd5, %rd4;\n\tmapa.shared::cluster.u64 %rd6, %rd2, %r2;\n\
+        \tsetp.eq.u64 %p1, %rd5, %rd6;\n\tselp.u32 %r9, 1, 0, %p1;\n\
+        \tadd.u32 %r10, %r1, 7;\n\tst.u32 [%rd4+4], %r10;\n\
+        \tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n\tld.shared.u32 %r11, [smem+4];\n\
+        \tmov.u32 %r10, %ctaid.x;\n\tmul.wide.u32 %rd7, %r10, 32;\n\tadd.u64 %rd7, %rd1, %rd7;\n\
+        \tst.global.v4.u32 [%rd7], {%r3, %r4, %r5, %r6};\n\
+        \tst.global.v4.u32 [%rd7+16], {%r7, %r8, %r9, %r11};\n\tret;";
+    let args = ["--grid", "2", "--block", "1", "--cluster", "2"];
+    for out in run_out("cl-generic", &module(body), &args, 64) {
+        for rank in 0..2u32 {
+            let i = (rank * 8) as usize;
+            assert_eq!(
+                out[i..i + 8],
+                [0, 1, 0, 1, rank ^ 1, rank, 1, (rank ^ 1) + 7],
+                "rank {rank}"
+            );
+        }
+    }
+}

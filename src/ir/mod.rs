@@ -670,8 +670,9 @@ pub enum OpKind {
     Wgmma { kind: crate::sem::wgmma::WgmmaKind },
     /// `cvta`: convert between a space's addresses and generic ones.
     Cvta { space: Space, to_generic: bool },
-    /// `isspacep.space`: src `a`, dst `p`.
-    Isspacep { space: Space },
+    /// `isspacep.space`: src `a`, dst `p`. `cluster`: `.shared::cluster`,
+    /// any CTA of the cluster's shared memory (`.shared` is the CTA's own).
+    Isspacep { space: Space, cluster: bool },
     /// `mapa{.shared::cluster}`: srcs `a, rank`, dst `d`: the address of
     /// the same location in the shared memory of the cluster's CTA
     /// `rank` (`generic`: generic addresses in and out; else

@@ -288,7 +288,10 @@ impl FnLower<'_> {
                 let a = self.src(ins, &ops[1], Ty::U64)?;
                 self.emit(
                     ins,
-                    OpKind::Isspacep { space },
+                    OpKind::Isspacep {
+                        space,
+                        cluster: s == StateSpace::SharedCluster,
+                    },
                     vec![d],
                     vec![a],
                     Unit::Int,
