@@ -231,6 +231,21 @@ fn a_cluster_barrier_that_cannot_complete_is_a_deadlock() {
             err.contains("CTA rank 1 warp 0 at barrier 1"),
             "{engine:?}: {err}"
         );
+    } // The same in a CTA that is a cluster of its own (rank 0 skips the
+      // cluster barrier): an ordinary barrier deadlock, timed too.
+    let src = src.replace("%p1, %r2, 1;", "%p1, %r2, 0;");
+    let path = write_ptx("cl-deadlock1", "k.ptx", &src);
+    for mode in [ENGINES[0], ENGINES[1], &["--timing", "sm_90"]] {
+        let mut args = vec!["--grid", "1", "--block", "64", "--arg", &spec];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert_no_crash(&out, "deadlock");
+        let err = stderr(&out);
+        assert!(err.contains("barrier deadlock"), "{mode:?}: {err}");
+        assert!(
+            err.contains("warp 1 at the cluster barrier"),
+            "{mode:?}: {err}"
+        );
     }
 }
 

@@ -37,6 +37,14 @@ use crate::runtime::memory::{
 /// barriers are 0..16).
 pub const CLUSTER_BARRIER: u32 = 16;
 
+/// How deadlock reports name the barrier `id` a warp waits at.
+pub(super) fn barrier_name(id: u32) -> String {
+    match id {
+        CLUSTER_BARRIER => "the cluster barrier".to_string(),
+        b => format!("barrier {b}"),
+    }
+}
+
 /// The most CTAs a cluster may have (16 with the non-portable size).
 pub const MAX_RANKS: u64 = 16;
 
@@ -283,11 +291,7 @@ fn cluster_deadlock(runs: &[Option<CtaRun>]) -> Fault {
                     "CTA rank {} warp {} at {}",
                     run.cta.rank(),
                     w.index,
-                    match w.waiting_on() {
-                        Some(CLUSTER_BARRIER) => "the cluster barrier".to_string(),
-                        Some(b) => format!("barrier {b}"),
-                        None => unreachable!(),
-                    }
+                    barrier_name(w.waiting_on().unwrap())
                 ));
             }
         }

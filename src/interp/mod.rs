@@ -436,7 +436,7 @@ pub fn deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
         .iter()
         .filter_map(|w| {
             w.waiting_on()
-                .map(|b| format!("warp {} at barrier {b}", w.index))
+                .map(|b| format!("warp {} at {}", w.index, cluster::barrier_name(b)))
         })
         .collect();
     Fault {

@@ -6,7 +6,7 @@
 //! wait for each other (grid-wide sync), and a cluster of several CTAs
 //! interleaves its CTAs' rounds (`cluster.rs`).
 
-use super::cluster::{cluster_size, CLUSTER_BARRIER};
+use super::cluster::{self, cluster_size, CLUSTER_BARRIER};
 use super::warp::Warp;
 use super::{check, deadlock, new_cta, release_barriers, retire_warps, Cta, CtaOutput, Fault};
 use super::{FaultKind, LaunchCtx};
@@ -35,7 +35,7 @@ fn mbarrier_deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
         .iter()
         .filter_map(|w| {
             w.waiting_on()
-                .map(|b| format!("warp {} at barrier {b}", w.index))
+                .map(|b| format!("warp {} at {}", w.index, cluster::barrier_name(b)))
         })
         .collect();
     let names: Vec<String> = spinning.iter().map(|w| w.index.to_string()).collect();
