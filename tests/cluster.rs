@@ -231,6 +231,8 @@ fn a_cluster_barrier_that_cannot_complete_is_a_deadlock() {
             err.contains("CTA rank 1 warp 0 at barrier 1"),
             "{engine:?}: {err}"
         );
+        // Reported in the CTA of the first waiting warp: rank 0's warp 0.
+        assert!(err.contains("block (0, 0, 0), thread (0, 0, 0)"), "{err}");
     } // The same in a CTA that is a cluster of its own (rank 0 skips the
       // cluster barrier): an ordinary barrier deadlock, timed too.
     let src = src.replace("%p1, %r2, 1;", "%p1, %r2, 0;");

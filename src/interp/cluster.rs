@@ -277,15 +277,17 @@ pub(super) fn release_cluster(ctas: &mut [&mut [Warp]]) -> bool {
 }
 
 /// A cluster whose live warps all wait at the cluster barrier, which no
-/// thread will complete.
-fn cluster_deadlock(runs: &[Option<CtaRun>]) -> Fault {
+/// thread will complete: the fault, and the index of the CTA it is
+/// reported in (that of the first waiting warp).
+fn cluster_deadlock(runs: &[Option<CtaRun>]) -> (usize, Fault) {
     let mut waiting = Vec::new();
     let mut at = None;
-    for run in runs.iter().flatten() {
+    for (i, run) in runs.iter().enumerate() {
+        let Some(run) = run else { continue };
         for w in run.warps() {
             if w.waiting_on().is_some() {
                 if at.is_none() {
-                    at = Some(w.position(&run.cta));
+                    at = Some((i, w.position(&run.cta)));
                 }
                 waiting.push(format!(
                     "CTA rank {} warp {} at {}",
@@ -296,8 +298,9 @@ fn cluster_deadlock(runs: &[Option<CtaRun>]) -> Fault {
             }
         }
     }
-    let (span, func, thread) = at.unwrap_or((Span::DUMMY, None, [0; 3]));
-    Fault {
+    let first = runs.iter().position(Option::is_some).unwrap_or(0);
+    let (i, (span, func, thread)) = at.unwrap_or((first, (Span::DUMMY, None, [0; 3])));
+    let fault = Fault {
         kind: FaultKind::BarrierDeadlock,
         message: format!(
             "cluster barrier deadlock: the threads that have not arrived at barrier.cluster will not ({})",
@@ -308,7 +311,8 @@ fn cluster_deadlock(runs: &[Option<CtaRun>]) -> Fault {
         span,
         loc: None,
         access: None,
-    }
+    };
+    (i, fault)
 }
 
 /// Runs the CTAs of one cluster (`ctaids`, in rank order) to their end,
@@ -385,8 +389,7 @@ pub fn run_cluster<'a>(
         let mut ctas: Vec<&mut [Warp]> = runs.iter_mut().flatten().map(|r| r.warps_mut()).collect();
         let released = release_cluster(&mut ctas);
         if stalled && !released {
-            let f = cluster_deadlock(&runs);
-            let i = runs.iter().position(Option::is_some).unwrap();
+            let (i, f) = cluster_deadlock(&runs);
             fail(&mut runs, &mut results, i, f);
             break;
         }

@@ -139,7 +139,6 @@ impl Device {
             }
             merged
         };
-        let _ = nz;
         if self.options.sequential {
             (0..clusters)
                 .map(run)
