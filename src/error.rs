@@ -33,6 +33,14 @@ pub enum Error {
     /// A cooperative launch of more CTAs than can be resident at once.
     #[error("cooperative launch of {blocks} blocks: only {resident} can be resident at once")]
     CooperativeTooLarge { blocks: u64, resident: u64 },
+    /// A cluster launch whose shape the device refuses: a cluster of more
+    /// than 8 CTAs (16 where allowed), a grid that is not a whole number
+    /// of clusters, a shape other than the kernel's `.reqnctapercluster`.
+    #[error("{0}")]
+    InvalidCluster(String),
+    /// Thread-block clusters before sm_90.
+    #[error("thread-block clusters need sm_90 or later: {0}")]
+    ClustersUnsupported(String),
     /// The device arena is full.
     #[error("out of device memory: cannot allocate {requested} bytes (arena of {capacity} bytes)")]
     OutOfMemory { requested: u64, capacity: u64 },

@@ -90,6 +90,14 @@ struct RunArgs {
     /// kernel's occupancy) is refused. Untimed runs only.
     #[arg(long, conflicts_with_all = ["timing", "arch_file"])]
     cooperative: bool,
+    /// Thread-block clusters of X[,Y[,Z]] CTAs (sm_90 and later: the
+    /// module's `.target`): the grid must be a whole number of clusters of
+    /// at most 8 CTAs (16 with --non-portable-cluster). Untimed runs only.
+    #[arg(long, value_parser = parse_dim3, conflicts_with_all = ["timing", "arch_file", "cooperative"])]
+    cluster: Option<[u32; 3]>,
+    /// Allow clusters of up to 16 CTAs (CUDA's non-portable cluster size).
+    #[arg(long, requires = "cluster")]
+    non_portable_cluster: bool,
     /// The kernel: its PTX name, its C++ name (`MatrixMulCUDA<32>`) or a
     /// base name only one kernel has (`MatrixMulCUDA`); may be left out
     /// when the module has one.
@@ -306,6 +314,14 @@ fn run_kernel(a: RunArgs) -> Result<ExitCode> {
                 .active_blocks_per_sm as u64;
             let resident = per_sm * arch.chip.sm_count as u64;
             dev.launch_cooperative(m, kernel, cfg, &prepared.params, resident)
+                .map(|r| (r, None))
+        }
+        None if a.cluster.is_some() => {
+            let cluster = warpjit::runtime::ClusterLaunch {
+                dims: a.cluster.unwrap(),
+                non_portable: a.non_portable_cluster,
+            };
+            dev.launch_cluster(m, kernel, cfg, &prepared.params, cluster)
                 .map(|r| (r, None))
         }
         Some(t) => dev

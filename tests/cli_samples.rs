@@ -63,6 +63,9 @@ fn run_in(sample: &Sample, ptx: &Path, work: &Path) -> Result<(), String> {
     if spec["cooperative"].as_bool() == Some(true) {
         cmd.arg("--cooperative");
     }
+    if !spec["cluster"].is_null() {
+        cmd.args(["--cluster", &dims(&spec["cluster"])]);
+    }
     cmd.args([
         "--grid",
         &dims(&spec["grid"]),

@@ -18,8 +18,9 @@ fn timed_samples_keep_their_results() {
     let mut failures = Vec::new();
     let mut timed = 0;
     for sample in Sample::matching(filter.as_deref()) {
-        // Timed launches are not cooperative (grid-wide sync traps there).
-        if sample.spec["cooperative"].as_bool() == Some(true) {
+        // Timed launches are not cooperative (grid-wide sync traps there)
+        // and have no clusters.
+        if sample.spec["cooperative"].as_bool() == Some(true) || sample.clustered() {
             continue;
         }
         let ptx = sample.ptx_files()[0].clone();

@@ -282,8 +282,9 @@ fn sass_costs_keep_results_and_reports_agree() {
     let mut failures = Vec::new();
     let mut timed = 0;
     for s in Sample::matching(filter.as_deref()) {
-        // Timed launches are not cooperative (grid-wide sync traps there).
-        if s.spec["cooperative"].as_bool() == Some(true) {
+        // Timed launches are not cooperative (grid-wide sync traps there)
+        // and have no clusters.
+        if s.spec["cooperative"].as_bool() == Some(true) || s.clustered() {
             continue;
         }
         let ptx = s.ptx_files()[0].clone();

@@ -58,6 +58,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             arch,
             modules: HashMap::new(),
             functions: Vec::new(),
+            non_portable_cluster: Default::default(),
             allocations: BTreeMap::new(),
             module_globals: BTreeMap::new(),
             ipc_opened: BTreeMap::new(),
@@ -211,6 +212,7 @@ fn attribute(arch: &Arch, unified: bool, attr: c_int) -> Option<c_int> {
         83 => unified,     // MANAGED_MEMORY (see cuMemAllocManaged)
         89 => unified,     // CONCURRENT_MANAGED_ACCESS: host and kernels share one coherent memory
         95 => 1,           // COOPERATIVE_LAUNCH (cuLaunchCooperativeKernel)
+        120 => arch.cc().is_ok_and(|(major, _)| major >= 9) as c_int, // CLUSTER_LAUNCH
         99 => 0,           // PAGEABLE_MEMORY_ACCESS
         97 => o.shared_per_block as c_int, // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         106 => o.max_blocks_per_sm as c_int, // MAX_BLOCKS_PER_MULTIPROCESSOR

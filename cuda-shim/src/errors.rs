@@ -181,6 +181,14 @@ pub fn code_of(e: &Error) -> CUresult {
             INVALID_VALUE
         }
         Error::OutOfMemory { .. } => OUT_OF_MEMORY,
+        Error::InvalidCluster(_) => {
+            eprintln!("warpjit: {e}");
+            912 // CUDA_ERROR_INVALID_CLUSTER_SIZE
+        }
+        Error::ClustersUnsupported(_) => {
+            eprintln!("warpjit: {e}");
+            801 // CUDA_ERROR_NOT_SUPPORTED
+        }
         Error::CooperativeTooLarge { .. } => {
             eprintln!("warpjit: {e}");
             720 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE

@@ -33,7 +33,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
     extra: *mut *mut c_void,
 ) -> CUresult {
     let config = launch_config([gx, gy, gz], [bx, by, bz], shared);
-    launch_kernel(f, config, stream, params, extra, false)
+    launch_kernel(f, config, stream, params, extra, false, None)
 }
 
 /// As `cuLaunchKernel`, every block resident at once (grid-wide sync): a
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
     params: *mut *mut c_void,
 ) -> CUresult {
     let config = launch_config([gx, gy, gz], [bx, by, bz], shared);
-    launch_kernel(f, config, stream, params, std::ptr::null_mut(), true)
+    launch_kernel(f, config, stream, params, std::ptr::null_mut(), true, None)
 }
 
 fn launch_config(grid: [c_uint; 3], block: [c_uint; 3], shared: c_uint) -> LaunchConfig {
@@ -74,6 +74,7 @@ unsafe fn launch_kernel(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
     cooperative: bool,
+    cluster: Option<[u32; 3]>,
 ) -> CUresult {
     done(need_context().and_then(|()| {
         with_state(|s| {
@@ -81,6 +82,28 @@ unsafe fn launch_kernel(
             let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
             let buf = parameter_bytes(&s.dev(), m, k, params, extra)?;
             check_config(&s.dev(), m, k, &config)?;
+            // Cluster shapes are checked at the call, as CUDA does
+            // (CUDA_ERROR_INVALID_CLUSTER_SIZE, or NOT_SUPPORTED before
+            // sm_90).
+            let cluster = cluster.map(|dims| warpjit::runtime::ClusterLaunch {
+                dims,
+                non_portable: s
+                    .non_portable_cluster
+                    .contains(&((f as usize).wrapping_sub(1))),
+            });
+            let clustered = {
+                let device = s.dev();
+                let ir = device.ir(m);
+                warpjit::runtime::cluster_shape(ir, &ir.functions[k], &config, cluster)
+                    .map_err(|e| crate::errors::code_of(&e))?
+                    .0
+                    != [1, 1, 1]
+            };
+            if clustered && s.arch.cc().is_ok_and(|(major, _)| major < 9) {
+                let e =
+                    warpjit::Error::ClustersUnsupported(format!("the device is {}", s.arch.name));
+                return Err(crate::errors::code_of(&e));
+            }
             let cooperative = match cooperative {
                 true => {
                     let threads = config.block.iter().product();
@@ -112,6 +135,7 @@ unsafe fn launch_kernel(
                 params: buf,
                 timing,
                 cooperative,
+                cluster,
             };
             submit(s, stream, Op::Launch(Box::new(launch))).map(|_| ())
         })
@@ -258,19 +282,28 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
     let Some(c) = config.as_ref() else {
         return INVALID_VALUE;
     };
-    // CU_LAUNCH_ATTRIBUTE_COOPERATIVE (2): `CUlaunchAttribute` is the id,
-    // padded to 8 bytes, then a 64-byte value union (`int cooperative`).
+    // `CUlaunchAttribute` is the id, padded to 8 bytes, then a 64-byte
+    // value union: CU_LAUNCH_ATTRIBUTE_COOPERATIVE (2) holds `int
+    // cooperative`, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (4) `unsigned
+    // x, y, z`.
     let mut cooperative = false;
+    let mut cluster = None;
     if !c.attrs.is_null() {
         for n in 0..c.num_attrs as usize {
             let attr = (c.attrs as *const u8).add(n * 72);
-            if *(attr as *const u32) == 2 && *(attr.add(8) as *const c_int) != 0 {
-                cooperative = true;
+            let value = attr.add(8);
+            match *(attr as *const u32) {
+                2 => cooperative |= *(value as *const c_int) != 0,
+                4 => {
+                    let d = value as *const c_uint;
+                    cluster = Some([*d, *d.add(1), *d.add(2)]);
+                }
+                _ => {}
             }
         }
     }
     let config = launch_config(c.grid, c.block, c.shared);
-    launch_kernel(f, config, c.stream, params, extra, cooperative)
+    launch_kernel(f, config, c.stream, params, extra, cooperative, cluster)
 }
 
 /// Blocks of `block` threads of kernel `f` resident per SM, by NVIDIA's

@@ -76,6 +76,9 @@ struct State {
     arch: Arch,
     modules: HashMap<usize, ModuleId>,
     functions: Vec<(ModuleId, FuncId)>,
+    /// Functions (indices into `functions`) allowed clusters of up to 16
+    /// CTAs (`CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`).
+    non_portable_cluster: std::collections::HashSet<usize>,
     /// Live allocations: address → size (for cuMemGetAddressRange).
     allocations: BTreeMap<u64, u64>,
     /// Module-scope variables in device memory: address → size.

@@ -292,6 +292,15 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
         7 => 0,
         8 => s.arch.occupancy.shared_per_block as c_int - static_shared,
         9 => -1,
+        // CLUSTER_SIZE_MUST_BE_SET, REQUIRED_CLUSTER_WIDTH/HEIGHT/DEPTH,
+        // NON_PORTABLE_CLUSTER_SIZE_ALLOWED.
+        10 => func.explicit_cluster as c_int,
+        11..=13 => func
+            .reqnctapercluster
+            .map_or(0, |d| d[(attr - 11) as usize] as c_int),
+        14 => s
+            .non_portable_cluster
+            .contains(&((f as usize).wrapping_sub(1))) as c_int,
         _ => 0,
     })
 }
@@ -312,8 +321,27 @@ pub unsafe extern "C" fn cuKernelGetAttribute(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn cuFuncSetAttribute(_f: Handle, _attr: c_int, _value: c_int) -> CUresult {
-    done(with_state(|_| Ok(())))
+pub unsafe extern "C" fn cuFuncSetAttribute(f: Handle, attr: c_int, value: c_int) -> CUresult {
+    done(with_state(|s| {
+        let i = (f as usize).wrapping_sub(1);
+        if i >= s.functions.len() {
+            return Err(INVALID_HANDLE);
+        }
+        // NON_PORTABLE_CLUSTER_SIZE_ALLOWED: clusters of up to 16 CTAs
+        // (sm_90 and later); other attributes only tune the hardware.
+        if attr == 14 {
+            if value != 0 && s.arch.cc().is_ok_and(|(major, _)| major < 9) {
+                return Err(crate::errors::code_of(
+                    &warpjit::Error::ClustersUnsupported(format!("the device is {}", s.arch.name)),
+                ));
+            }
+            match value != 0 {
+                true => s.non_portable_cluster.insert(i),
+                false => s.non_portable_cluster.remove(&i),
+            };
+        }
+        Ok(())
+    }))
 }
 
 #[no_mangle]

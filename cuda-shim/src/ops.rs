@@ -36,6 +36,9 @@ pub(crate) struct KernelLaunch {
     pub timing: Option<String>,
     /// A cooperative launch: how many blocks can be resident at once.
     pub cooperative: Option<u64>,
+    /// A launch in thread-block clusters of this shape (checked at the
+    /// call).
+    pub cluster: Option<warpjit::runtime::ClusterLaunch>,
 }
 
 #[derive(Clone)]
@@ -186,6 +189,10 @@ fn launch(device: &Device, l: &KernelLaunch) -> Result<(), OpError> {
 
 fn launch_on(device: &Device, l: &KernelLaunch, timing: Option<Arch>) -> Result<(), OpError> {
     let report = match timing {
+        Some(_) if l.cluster.is_some() => {
+            let e = warpjit::Error::InvalidCluster("timed launches have no clusters".into());
+            return Err(device_error(&e));
+        }
         Some(arch) => {
             let t = warpjit::runtime::TimingOptions::new(arch);
             let (report, timing) = device
@@ -195,11 +202,12 @@ fn launch_on(device: &Device, l: &KernelLaunch, timing: Option<Arch>) -> Result<
             eprint!("warpjit: {kernel}: {}", timing.to_text(&|_| String::new()));
             report
         }
-        None => match l.cooperative {
-            Some(resident) => {
+        None => match (l.cooperative, l.cluster) {
+            (Some(resident), _) => {
                 device.launch_cooperative(l.module, l.kernel, l.config, &l.params, resident)
             }
-            None => device.launch(l.module, l.kernel, l.config, &l.params),
+            (None, Some(c)) => device.launch_cluster(l.module, l.kernel, l.config, &l.params, c),
+            (None, None) => device.launch(l.module, l.kernel, l.config, &l.params),
         }
         .map_err(|e| device_error(&e))?,
     };

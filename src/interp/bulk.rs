@@ -5,7 +5,7 @@
 //! the instruction names (`complete_tx`, [`crate::sem::mbarrier`]), which
 //! is how the waiting threads learn the data has arrived.
 
-use super::exec::advance;
+use super::lanes::advance;
 use super::lanes::Place;
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};

@@ -113,7 +113,8 @@ impl Warp {
                     }
                 }
             }
-            Place::Local(_) | Place::KernelParam(_) => {}
+            // Another CTA's shared memory is not shadowed.
+            Place::Local(_) | Place::KernelParam(_) | Place::Remote(..) => {}
         }
     }
 

@@ -5,7 +5,7 @@
 
 use cranelift_codegen::entity::EntityRef;
 
-use super::lanes::{extend, Place, Refused};
+use super::lanes::{advance, extend, Place, Refused};
 use super::pure;
 use super::warp::{Flow, Warp};
 use super::{Cta, Fault, FaultKind, PrintfRecord};
@@ -63,7 +63,8 @@ impl Warp {
             Space::Const => "const",
             Space::KernelParam | Space::FrameParam => "param",
         };
-        let msg = format!("{what}: {size}-byte {space} access at {:#x}", r.addr);
+        let mut msg = format!("{what}: {size}-byte {space} access at {:#x}", r.addr);
+        msg.push_str(&super::cluster::describe(cta, r.space, r.addr).unwrap_or_default());
         let mut f = self.fault(cta, kind, lane as u32, Some(op), msg);
         let atomic = matches!(op.kind, OpKind::Atom { .. });
         let write = match op.kind {
@@ -339,6 +340,9 @@ impl Warp {
                 }
             }
             OpKind::WarpSync => self.check_member_mask(cta, op, mask),
+            OpKind::Elect => self.elect(cta, op, mask),
+            OpKind::Getctarank { generic } => self.getctarank(cta, op, mask, *generic),
+            OpKind::ClusterBar { wait } => return Ok(self.cluster_barrier(*wait, mask)),
             OpKind::Fence | OpKind::Nop => {}
             OpKind::Bar {
                 kind,
@@ -443,6 +447,7 @@ impl Warp {
             SpecialReg::Envreg(1) => (ctx.grid_workspace >> 32) as u32,
             SpecialReg::Envreg(2) => ctx.grid_workspace as u32,
             SpecialReg::Envreg(_) => 0,
+            SpecialReg::Cluster(c) => self.cluster_special(cta, c),
             SpecialReg::ReservedSmem(r) => {
                 let begin = super::reserved_shared_offset(ctx) as u32;
                 let cap = super::RESERVED_SHARED as u32;
@@ -691,15 +696,6 @@ impl Warp {
             c[0], c[1], c[2], t[0], t[1], t[2]
         );
         self.fault(cta, FaultKind::Assert, lane as u32, Some(op), msg)
-    }
-}
-
-pub(super) fn advance(p: Place, by: u64) -> Place {
-    match p {
-        Place::Global(o) => Place::Global(o + by),
-        Place::Shared(o) => Place::Shared(o + by as usize),
-        Place::Local(o) => Place::Local(o + by as usize),
-        Place::KernelParam(o) => Place::KernelParam(o + by as usize),
     }
 }
 

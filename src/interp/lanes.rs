@@ -4,7 +4,9 @@
 use super::warp::Warp;
 use super::Cta;
 use crate::ir::{Space, Ty};
-use crate::runtime::memory::{AccessFault, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{
+    AccessFault, CLUSTER_SHARED, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 
 /// Where an access lands after decoding.
 #[derive(Clone, Copy, Debug)]
@@ -12,6 +14,9 @@ pub(super) enum Place {
     /// Checked arena offset.
     Global(u64),
     Shared(usize),
+    /// Another CTA of the cluster's shared memory: its rank and offset
+    /// (`cluster.rs`).
+    Remote(u32, usize),
     Local(usize),
     KernelParam(usize),
 }
@@ -71,6 +76,9 @@ impl Warp {
                 if off % align != 0 {
                     return Err(refuse(AccessFault::Misaligned));
                 }
+                if off >= CLUSTER_SHARED {
+                    return self.cluster_place(cta, off, size, refuse);
+                }
                 bounded(off, size, cta.shared.len())
                     .map(Place::Shared)
                     .map_err(refuse)
@@ -119,6 +127,7 @@ impl Warp {
         match place {
             Place::Global(off) => cta.ctx.memory.load(off, size),
             Place::Shared(at) => read(&cta.shared, at),
+            Place::Remote(r, at) => read(&cta.peers[r as usize], at),
             Place::Local(at) => read(&self.local[lane], at),
             Place::KernelParam(at) => read(cta.ctx.params, at),
         }
@@ -138,6 +147,8 @@ impl Warp {
             Place::Shared(at) => {
                 cta.shared[at..at + size as usize].copy_from_slice(&bytes[..size as usize])
             }
+            Place::Remote(r, at) => cta.peers[r as usize][at..at + size as usize]
+                .copy_from_slice(&bytes[..size as usize]),
             Place::Local(at) => {
                 self.local[lane][at..at + size as usize].copy_from_slice(&bytes[..size as usize])
             }
@@ -161,6 +172,17 @@ impl Warp {
             out.push(b);
         }
         Err(format!("string at {addr:#x} is longer than 64 KiB"))
+    }
+}
+
+/// The place `by` bytes further on.
+pub(super) fn advance(p: Place, by: u64) -> Place {
+    match p {
+        Place::Global(o) => Place::Global(o + by),
+        Place::Shared(o) => Place::Shared(o + by as usize),
+        Place::Remote(r, o) => Place::Remote(r, o + by as usize),
+        Place::Local(o) => Place::Local(o + by as usize),
+        Place::KernelParam(o) => Place::KernelParam(o + by as usize),
     }
 }
 

@@ -76,7 +76,7 @@ impl Warp {
                     self.check_access(cta, op, place, 16, crate::sanitizer::Rw::Read, l);
                     // Two 8-byte halves (the place is 16-byte aligned).
                     for (i, half) in row.chunks_exact_mut(8).enumerate() {
-                        let at = super::exec::advance(place, 8 * i as u64);
+                        let at = super::lanes::advance(place, 8 * i as u64);
                         half.copy_from_slice(&self.load_place(cta, at, 8, l).to_le_bytes());
                     }
                 }
@@ -105,7 +105,7 @@ impl Warp {
                         .map_err(|r| self.access_fault(cta, op, l, r, 16))?;
                     self.check_access(cta, op, place, 16, crate::sanitizer::Rw::Write, l);
                     for (i, half) in row.chunks_exact(8).enumerate() {
-                        let at = super::exec::advance(place, 8 * i as u64);
+                        let at = super::lanes::advance(place, 8 * i as u64);
                         let value = u64::from_le_bytes(half.try_into().unwrap());
                         self.store_place(cta, at, 8, value, l);
                     }

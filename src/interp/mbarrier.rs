@@ -43,7 +43,16 @@ impl Warp {
             let place = self
                 .place(cta, space, addr, 8, l)
                 .map_err(|r| self.access_fault(cta, op, l, r, 8))?;
-            if !matches!(place, Place::Shared(_)) {
+            // Arrivals and transaction counts may reach another CTA of the
+            // cluster (`.shared::cluster`); their progress is the cluster's.
+            let remote = matches!(place, Place::Remote(..))
+                && matches!(
+                    mop,
+                    MbarrierOp::Arrive { .. } | MbarrierOp::ExpectTx | MbarrierOp::CompleteTx
+                );
+            if remote {
+                cta.remote_mbarrier_changes += 1;
+            } else if !matches!(place, Place::Shared(_)) {
                 let msg = format!(
                     "mbarrier object at {addr:#x} is not in shared memory (PTX ISA 9.7.13.15)"
                 );

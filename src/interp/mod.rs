@@ -12,6 +12,7 @@ pub mod abi;
 mod access;
 mod bulk;
 mod check;
+mod cluster;
 mod drive;
 mod exec;
 pub(crate) mod lanes;
@@ -29,6 +30,7 @@ use crate::front::Span;
 use crate::ir::{self, FuncId};
 use crate::runtime::memory::GlobalMemory;
 pub use access::{Access, AccessKind};
+pub use cluster::{run_cluster, CLUSTER_BARRIER, MAX_RANKS};
 pub use drive::{Position, Stepped};
 pub use schedule::{run_cta, CtaRun};
 pub use warp::Warp;
@@ -117,6 +119,10 @@ pub struct LaunchCtx<'a> {
     /// cooperative groups' grid-wide sync counts arrivals in; `%envreg1`/
     /// `%envreg2`), 0 for other launches.
     pub grid_workspace: u64,
+    /// CTAs per cluster in each dimension (`[1, 1, 1]` without clusters).
+    pub cluster: [u32; 3],
+    /// The launch asked for clusters (`%is_explicit_cluster`).
+    pub explicit_cluster: bool,
     /// Warp-instructions the whole launch may still execute.
     pub budget: &'a AtomicU64,
     pub deadline: Option<Instant>,
@@ -235,12 +241,18 @@ pub struct Cta<'a> {
     pub ctx: &'a LaunchCtx<'a>,
     pub ctaid: [u32; 3],
     pub shared: Vec<u8>,
+    /// During its round in a cluster of several CTAs, the shared memory of
+    /// the others by rank (empty at its own rank; `cluster.rs`).
+    pub peers: Vec<Vec<u8>>,
     pub nthreads: u32,
     pub output: CtaOutput,
     pub(crate) barriers: [BarrierState; 16],
     /// Changes made to `mbarrier` objects so far (the scheduler's measure
     /// of progress among warps that spin on them).
     pub(crate) mbarrier_changes: u64,
+    /// Changes this CTA made to `mbarrier` objects of other CTAs of its
+    /// cluster (the cluster's runner counts them as theirs).
+    pub(crate) remote_mbarrier_changes: u64,
     /// The sanitizer's state, in a checked launch.
     pub(crate) san: Option<Box<crate::sanitizer::CtaState>>,
 }
@@ -321,10 +333,12 @@ pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<War
         ctx,
         ctaid,
         shared: vec![0; shared_size],
+        peers: Vec::new(),
         nthreads,
         output: CtaOutput::default(),
         barriers: Default::default(),
         mbarrier_changes: 0,
+        remote_mbarrier_changes: 0,
         san: ctx
             .sanitizer
             .map(|l| check::start_cta(l.checks, shared_size)),
@@ -371,8 +385,17 @@ pub fn release_barriers(
     let exited = Cta::threads_exited(warps);
     let mut waiting = [0u32; 16];
     for w in warps.iter() {
-        if let Some(id) = w.waiting_on() {
+        if let Some(id) = w.waiting_on().filter(|&id| id < CLUSTER_BARRIER) {
             waiting[id as usize] += 1;
+        }
+    }
+    // A cluster of one CTA: the cluster barrier is the CTA's.
+    if cluster::cluster_size(cta.ctx) == 1 {
+        let waiting: Vec<usize> = (0..warps.len())
+            .filter(|&i| warps[i].waiting_on() == Some(CLUSTER_BARRIER))
+            .collect();
+        if cluster::release_cluster(&mut [&mut *warps]) {
+            released.extend(waiting);
         }
     }
     for (id, &n) in waiting.iter().enumerate() {
@@ -414,7 +437,7 @@ pub fn deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
         .iter()
         .filter_map(|w| {
             w.waiting_on()
-                .map(|b| format!("warp {} at barrier {b}", w.index))
+                .map(|b| format!("warp {} at {}", w.index, cluster::barrier_name(b)))
         })
         .collect();
     Fault {

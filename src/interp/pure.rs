@@ -6,7 +6,9 @@
 
 use super::lanes::extend;
 use crate::ir::{BoolOp, IntBinOp, IntTernOp, Op, OpKind, Space, Ty};
-use crate::runtime::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{
+    CLUSTER_SHARED, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 use crate::sem;
 
 /// Most sources or destinations a pure op has.
@@ -59,6 +61,7 @@ pub fn is_pure(kind: &OpKind) -> bool {
             | OpKind::Unpack { .. }
             | OpKind::Cvta { .. }
             | OpKind::Isspacep { .. }
+            | OpKind::Mapa { .. }
     )
 }
 
@@ -213,13 +216,15 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
                 src(0).wrapping_sub(window)
             };
         }
-        OpKind::Isspacep { space } => {
+        OpKind::Isspacep { space, cluster } => {
             let a = src(0);
             let in_shared = (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a);
             let in_local = (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a);
             let in_param = (PARAM_WINDOW..PARAM_WINDOW + WINDOW_SIZE).contains(&a);
             out[0] = match space {
-                Space::Shared => in_shared,
+                // Another CTA's shared memory lies in the window too
+                // (`interp::cluster`): only `.shared::cluster` includes it.
+                Space::Shared => in_shared && (*cluster || a - SHARED_WINDOW < CLUSTER_SHARED),
                 Space::Local => in_local,
                 Space::KernelParam => in_param,
                 // "isspacep.global returns 1 for kernel function
@@ -230,6 +235,7 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
                 _ => false,
             } as u64;
         }
+        OpKind::Mapa { generic } => out[0] = super::cluster::mapa(src(0), src(1), *generic),
         other => unreachable!("{other:?} is not a pure op"),
     }
 }

@@ -3,8 +3,10 @@
 //! (see `mbarrier.rs`), then barriers released; deadlocks reported. A
 //! normal launch runs a CTA's rounds until it finishes ([`run_cta`]); a
 //! cooperative launch interleaves the rounds of all its CTAs, which may
-//! wait for each other (grid-wide sync).
+//! wait for each other (grid-wide sync), and a cluster of several CTAs
+//! interleaves its CTAs' rounds (`cluster.rs`).
 
+use super::cluster::{self, cluster_size, CLUSTER_BARRIER};
 use super::warp::Warp;
 use super::{check, deadlock, new_cta, release_barriers, retire_warps, Cta, CtaOutput, Fault};
 use super::{FaultKind, LaunchCtx};
@@ -33,7 +35,7 @@ fn mbarrier_deadlock(cta: &Cta, warps: &[Warp]) -> Fault {
         .iter()
         .filter_map(|w| {
             w.waiting_on()
-                .map(|b| format!("warp {} at barrier {b}", w.index))
+                .map(|b| format!("warp {} at {}", w.index, cluster::barrier_name(b)))
         })
         .collect();
     let names: Vec<String> = spinning.iter().map(|w| w.index.to_string()).collect();
@@ -59,6 +61,12 @@ pub struct CtaRun<'a> {
     warps: Vec<Warp>,
     released: Vec<usize>,
     spin_rounds: u32,
+    /// The last round ran no warp and released none, and some warp waits
+    /// at the cluster barrier, which only the cluster's runner completes.
+    pub stalled: bool,
+    /// `cta.mbarrier_changes` at the end of the last round (other CTAs of
+    /// a cluster change it between rounds).
+    seen_changes: u64,
 }
 
 impl<'a> CtaRun<'a> {
@@ -69,7 +77,17 @@ impl<'a> CtaRun<'a> {
             warps,
             released: Vec::new(),
             spin_rounds: 0,
+            stalled: false,
+            seen_changes: 0,
         }
+    }
+
+    pub fn warps(&self) -> &[Warp] {
+        &self.warps
+    }
+
+    pub(super) fn warps_mut(&mut self) -> &mut [Warp] {
+        &mut self.warps
     }
 
     /// One round: every runnable warp takes a turn, then barriers that can
@@ -78,7 +96,7 @@ impl<'a> CtaRun<'a> {
         let (cta, warps) = (&mut self.cta, &mut self.warps);
         let mut progressed = false;
         let mut all_yielded = true;
-        let changes = cta.mbarrier_changes;
+        let changes = self.seen_changes;
         for w in warps.iter_mut() {
             if w.runnable() {
                 w.run(cta)?;
@@ -94,7 +112,16 @@ impl<'a> CtaRun<'a> {
         }
         self.released.clear();
         release_barriers(cta, warps, &mut self.released)?;
+        self.stalled = false;
         if !progressed && self.released.is_empty() {
+            if cluster_size(cta.ctx) > 1
+                && warps
+                    .iter()
+                    .any(|w| w.waiting_on() == Some(CLUSTER_BARRIER))
+            {
+                self.stalled = true;
+                return Ok(false);
+            }
             return Err(deadlock(cta, warps));
         }
         if progressed && all_yielded && self.released.is_empty() && cta.mbarrier_changes == changes
@@ -106,6 +133,7 @@ impl<'a> CtaRun<'a> {
         } else {
             self.spin_rounds = 0;
         }
+        self.seen_changes = cta.mbarrier_changes;
         if cta.cancelled() {
             return Err(Fault::cancelled());
         }

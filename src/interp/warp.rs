@@ -76,6 +76,9 @@ pub struct Warp {
     /// Where the warp last ran a polling load this turn (function, block,
     /// op): running it again means the warp spins (`OpKind::Ld::poll`).
     pub(super) last_poll: Option<(FuncId, Block, usize)>,
+    /// Lanes that arrived at the cluster barrier in its current phase
+    /// (`barrier.cluster.arrive`, see `cluster.rs`).
+    pub(super) cluster_arrived: u32,
     /// Where timing pieces record their accesses, and the last traced
     /// piece run: (function, block, first op, traced ops).
     pub(super) trace: Option<Box<abi::Trace>>,
@@ -142,6 +145,7 @@ impl Warp {
             pending_steps: 0,
             yielded: None,
             last_poll: None,
+            cluster_arrived: 0,
             trace: None,
             traced: None,
             san_instr: 0,
@@ -202,6 +206,7 @@ impl Warp {
         self.pending_steps = 0;
         self.yielded = None;
         self.last_poll = None;
+        self.cluster_arrived = 0;
         self.traced = None;
         match (&mut self.env, ctx.code) {
             (Some(env), Some(_)) => **env = Self::piece_env(ctx, ctaid, index),

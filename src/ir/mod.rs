@@ -106,6 +106,13 @@ pub fn uses_envregs(m: &Module) -> bool {
     })
 }
 
+/// Whether any function of `m` computes addresses of other CTAs' shared
+/// memory (`mapa`): its shared and generic memory accesses then run in the
+/// driver on both engines (`interp::cluster`), never in compiled code.
+pub fn uses_clusters(m: &Module) -> bool {
+    any_op(m, |k| matches!(k, OpKind::Mapa { .. }))
+}
+
 /// Whether any function of `m` reads a `%reserved_smem_offset_*`
 /// register (cooperative groups' scratch on sm_80 and later).
 pub fn uses_reserved_shared(m: &Module) -> bool {
@@ -289,6 +296,11 @@ pub struct Function {
     /// `.reqntid` / `.maxntid`, if declared.
     pub reqntid: Option<[u32; 3]>,
     pub maxntid: Option<[u32; 3]>,
+    /// `.reqnctapercluster`, if declared: the cluster shape every launch
+    /// of the kernel has.
+    pub reqnctapercluster: Option<[u32; 3]>,
+    /// `.explicitcluster`: the kernel must be launched with clusters.
+    pub explicit_cluster: bool,
     /// `.maxnreg`, if declared: the registers per thread ptxas may use.
     pub maxnreg: Option<u32>,
     /// Constructs in the body warpjit cannot run (lowered with
@@ -469,6 +481,27 @@ pub enum SpecialReg {
     /// launch's grid workspace address in 1 (high word) and 2 (low word),
     /// as cooperative groups' `this_grid()` reads it; 0 otherwise.
     Envreg(u8),
+    /// A thread-block cluster register (sm_90).
+    Cluster(ClusterReg),
+}
+
+/// The cluster special registers (a launch without clusters is one of
+/// 1x1x1 clusters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClusterReg {
+    /// `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid`
+    /// (`.x`/`.y`/`.z`): the cluster's place in the grid and the CTA's in
+    /// its cluster.
+    Id(u8),
+    Nid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    /// `%cluster_ctarank`, `%cluster_nctarank`: the CTA's linear rank in
+    /// its cluster and the cluster's size.
+    Ctarank,
+    Nctarank,
+    /// `%is_explicit_cluster`: the launch asked for clusters (1 or 0).
+    IsExplicit,
 }
 
 /// Which `%reserved_smem_offset_*` register.
@@ -700,8 +733,23 @@ pub enum OpKind {
     Wgmma { kind: crate::sem::wgmma::WgmmaKind },
     /// `cvta`: convert between a space's addresses and generic ones.
     Cvta { space: Space, to_generic: bool },
-    /// `isspacep.space`: src `a`, dst `p`.
-    Isspacep { space: Space },
+    /// `isspacep.space`: src `a`, dst `p`. `cluster`: `.shared::cluster`,
+    /// any CTA of the cluster's shared memory (`.shared` is the CTA's own).
+    Isspacep { space: Space, cluster: bool },
+    /// `mapa{.shared::cluster}`: srcs `a, rank`, dst `d`: the address of
+    /// the same location in the shared memory of the cluster's CTA
+    /// `rank` (`generic`: generic addresses in and out; else
+    /// shared::cluster ones; encoding in `interp::cluster`).
+    Mapa { generic: bool },
+    /// `getctarank{.shared::cluster}`: src `a`, dst `d`: the rank of the
+    /// CTA whose shared memory `a` names.
+    Getctarank { generic: bool },
+    /// `barrier.cluster.arrive` (`wait` false) / `.wait`: every thread of
+    /// every CTA of the cluster arrives before a wait completes.
+    ClusterBar { wait: bool },
+    /// `elect.sync d|p, membermask`: srcs `membermask`, dsts `d, p`: the
+    /// lowest active lane in the mask is elected.
+    Elect,
     /// `shfl.sync`: srcs `a, b, c, membermask`, dsts `d[, p]`.
     Shfl { mode: ShflMode },
     /// `vote.sync`: srcs `a (pred), membermask`, dst `d`.

@@ -76,6 +76,9 @@ fn class(op: &Op) -> Class {
             | SpecialReg::GlobaltimerHi,
         ) => Class::Fixed,
         OpKind::Bar { .. }
+        | OpKind::ClusterBar { .. }
+        | OpKind::Elect
+        | OpKind::Getctarank { .. }
         | OpKind::Fence
         | OpKind::Call { .. }
         | OpKind::WarpSync

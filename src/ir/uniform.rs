@@ -42,6 +42,7 @@ fn special_is_uniform(s: SpecialReg) -> bool {
             | SpecialReg::CurrentGraphExec
             | SpecialReg::ReservedSmem(_)
             | SpecialReg::Envreg(_)
+            | SpecialReg::Cluster(_)
     )
 }
 
@@ -65,6 +66,7 @@ pub fn analyze(f: &Function) -> Uniformity {
                             || (*space == Space::FrameParam && f.is_kernel))
                     }
                     OpKind::Atom { .. }
+                    | OpKind::Elect
                     | OpKind::Mbarrier { .. }
                     | OpKind::Shfl { .. }
                     | OpKind::Match { .. } => true,

@@ -215,6 +215,8 @@ pub fn compile_for(
     sig.params.push(AbiParam::new(types::I32));
     sig.returns.push(AbiParam::new(types::I32));
 
+    // Another CTA's shared memory is reached through the driver only.
+    let cluster = ir::uses_clusters(module);
     let mut stats = CompileStats::default();
     let mut declared = Vec::new();
     let mut pieces: SecondaryMap<FuncId, Vec<Vec<Option<Piece>>>> = SecondaryMap::new();
@@ -233,7 +235,7 @@ pub fn compile_for(
         let liveness = ir::liveness::Liveness::compute(func);
         regions[fid] = vec![None; func.blocks.len()];
         if !timing && std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
-            for r in plan::regions(func) {
+            for r in plan::regions(func, cluster) {
                 let name = format!("{}_{}_region", fid.index(), r.header.index());
                 let id = jit
                     .declare_function(&name, Linkage::Local, &sig)
@@ -254,7 +256,7 @@ pub fn compile_for(
                 declared_regions.push((fid, r, id, live_outs, uses_local));
             }
         }
-        for p in plan::run(func, timing) {
+        for p in plan::run(func, timing, cluster) {
             let live_after = liveness.live_at(func, p.block, p.end);
             let name = format!("{}_{}_{}", fid.index(), p.block.index(), p.start);
             let id = jit

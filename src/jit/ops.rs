@@ -700,8 +700,11 @@ impl PieceBuilder<'_, '_> {
             | SpecialReg::GlobaltimerLo
             | SpecialReg::GlobaltimerHi
             | SpecialReg::ReservedSmem(_)
-            | SpecialReg::Envreg(_) => {
-                unreachable!("the plan keeps timer, reserved-memory and envreg reads out of pieces")
+            | SpecialReg::Envreg(_)
+            | SpecialReg::Cluster(_) => {
+                unreachable!(
+                    "the plan keeps timer, reserved-memory, envreg and cluster reads out of pieces"
+                )
             }
         }
     }

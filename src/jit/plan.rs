@@ -37,6 +37,18 @@ fn visible(space: Space) -> u8 {
     }
 }
 
+/// Whether `kind` may reach another CTA's shared memory in a module that
+/// uses clusters (`ir::uses_clusters`): shared and generic accesses, which
+/// then run in the driver (`interp::cluster`).
+fn reaches_cluster(kind: &OpKind) -> bool {
+    match kind {
+        OpKind::Ld { space, .. } | OpKind::St { space, .. } | OpKind::Atom { space, .. } => {
+            matches!(space, Space::Shared | Space::Generic)
+        }
+        _ => false,
+    }
+}
+
 /// Whether a piece can execute `kind` for one lane at a time.
 pub fn runs_in_piece(kind: &OpKind) -> bool {
     match kind {
@@ -47,6 +59,7 @@ pub fn runs_in_piece(kind: &OpKind) -> bool {
                 | SpecialReg::GlobaltimerHi
                 | SpecialReg::ReservedSmem(_)
                 | SpecialReg::Envreg(_)
+                | SpecialReg::Cluster(_)
         ),
         OpKind::Ld { poll, .. } => !poll,
         OpKind::St { .. } | OpKind::Atom { .. } | OpKind::Nop | OpKind::Activemask => true,
@@ -105,14 +118,16 @@ fn reads_clock(kind: &OpKind) -> bool {
 /// The pieces of every block of `f` (for the timing driver with `timing`,
 /// see [`super::compile_for`]). The traced ops of a timing piece are its
 /// [`is_traced`] ops, in order.
-pub fn run(f: &Function, timing: bool) -> Vec<PiecePlan> {
+/// With `cluster`, shared and generic accesses stay out of pieces
+/// ([`reaches_cluster`]).
+pub fn run(f: &Function, timing: bool, cluster: bool) -> Vec<PiecePlan> {
     let mut out = Vec::new();
     for (block, data) in f.blocks.iter() {
         let mut start: Option<usize> = None;
         let (mut read, mut wrote) = (0u8, 0u8);
         let mut traced = 0;
         for (i, op) in data.ops.iter().enumerate() {
-            if !runs_in_piece(&op.kind) {
+            if !runs_in_piece(&op.kind) || (cluster && reaches_cluster(&op.kind)) {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {
                         block,
@@ -197,7 +212,7 @@ fn runs_in_region(kind: &OpKind) -> bool {
 /// mask), its terminators are jumps and branches, and its ops are
 /// [`runs_in_region`]. Running such a loop lane by lane equals running it in
 /// lockstep: no lane can observe another inside it.
-pub fn regions(f: &Function) -> Vec<RegionPlan> {
+pub fn regions(f: &Function, cluster: bool) -> Vec<RegionPlan> {
     use crate::ir::{Block, Terminator};
     use std::collections::BTreeSet;
     let cfg = &f.cfg;
@@ -250,7 +265,11 @@ pub fn regions(f: &Function) -> Vec<RegionPlan> {
                 }
                 _ => false,
             };
-            term_ok && data.ops.iter().all(|o| runs_in_region(&o.kind))
+            term_ok
+                && data
+                    .ops
+                    .iter()
+                    .all(|o| runs_in_region(&o.kind) && !(cluster && reaches_cluster(&o.kind)))
         });
         if ok {
             found.push(RegionPlan {

@@ -51,7 +51,7 @@ impl Device {
                 .write_bytes(workspace, &[0; WORKSPACE_BYTES as usize])
                 .map_err(|_| Error::InvalidArgument("grid workspace".into()))?;
         }
-        self.launch_in(m, kernel, cfg, params, Some(workspace))
+        self.launch_in(m, kernel, cfg, params, Some(workspace), None)
     }
 
     /// Runs all `n` CTAs of a cooperative launch in rounds.

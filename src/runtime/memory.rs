@@ -21,6 +21,15 @@ use crate::sanitizer::shadow::InitShadow;
 pub const GLOBAL_BASE: u64 = 0x0000_1000_0000_0000;
 /// Generic addresses of shared memory: `SHARED_WINDOW + offset`.
 pub const SHARED_WINDOW: u64 = 0x0000_7e00_0000_0000;
+/// Shared::cluster addresses of the CTAs of a cluster (sm_90): the CTA of
+/// rank `r` has its shared memory at `CLUSTER_SHARED + (r << 24) + offset`
+/// (offsets below 16 MiB, ranks below 16); smaller addresses are the
+/// executing CTA's own (`.shared::cta` ones). Their generic addresses are
+/// `SHARED_WINDOW +` these, as for the CTA's own shared memory
+/// (`interp::cluster`).
+pub const CLUSTER_SHARED: u64 = 0x4000_0000;
+/// Where the rank sits in a shared::cluster address.
+pub const CLUSTER_RANK_SHIFT: u32 = 24;
 /// Generic addresses of local memory: `LOCAL_WINDOW + offset`.
 pub const LOCAL_WINDOW: u64 = 0x0000_7f00_0000_0000;
 /// Generic addresses of the launch's kernel parameters, read-only:

@@ -10,14 +10,18 @@
 pub mod arena;
 pub mod args;
 mod checked;
+mod cluster;
 mod cooperative;
 pub mod heap;
 pub mod ipc;
 pub mod kernel_names;
 pub mod memory;
+mod merged;
 mod options;
 pub mod printf;
 pub mod timed;
+pub use cluster::{shape as cluster_shape, ClusterLaunch};
+pub(crate) use merged::{cta_id, Merged};
 pub use options::{parse_seconds, watchdog_time_from_env, Engine, Options, WATCHDOG_SECONDS_ENV};
 pub use timed::{Costs, TimingOptions};
 
@@ -531,7 +535,7 @@ impl Device {
         cfg: LaunchConfig,
         params: &[u8],
     ) -> Result<LaunchReport, Error> {
-        self.launch_in(m, kernel, cfg, params, None)
+        self.launch_in(m, kernel, cfg, params, None, None)
     }
 
     /// A launch; with a grid workspace, a cooperative one
@@ -543,11 +547,18 @@ impl Device {
         cfg: LaunchConfig,
         params: &[u8],
         cooperative: Option<u64>,
+        cluster: Option<ClusterLaunch>,
     ) -> Result<LaunchReport, Error> {
         self.check_runnable(m, kernel)?;
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
+        let (dims, explicit) = cluster::shape(&lm.ir, f, &cfg, cluster)?;
+        if cooperative.is_some() && dims != [1, 1, 1] {
+            return Err(Error::InvalidArgument(
+                "a cooperative launch with clusters is not supported".into(),
+            ));
+        }
         // A launch with checks that need hooks runs on the interpreter,
         // which calls them; memcheck alone needs none (see `checked`).
         let checks = self.options.checks;
@@ -568,10 +579,14 @@ impl Device {
         );
         ctx.sanitizer = san.as_ref().filter(|_| checks.hooks());
         ctx.grid_workspace = cooperative.unwrap_or(0);
+        ctx.cluster = dims;
+        ctx.explicit_cluster = explicit;
         let [gx, gy, gz] = cfg.grid;
         let n = gx as u64 * gy as u64 * gz as u64;
         let results = if cooperative.is_some() {
             self.run_cooperative(&ctx, n)
+        } else if dims != [1, 1, 1] {
+            self.run_clusters(&ctx)
         } else {
             self.run_ctas(&ctx, 0..n)
         };
@@ -645,6 +660,8 @@ impl Device {
             round_shared: self.options.round_allocations && !self.options.checks.memcheck,
             reserved_shared: lm.reserved_shared,
             grid_workspace: 0,
+            cluster: [1, 1, 1],
+            explicit_cluster: false,
             budget,
             // A limit too far in the future to represent is no limit.
             deadline: self
@@ -767,57 +784,4 @@ impl Device {
             source_line,
         }))
     }
-}
-
-/// CTA results merged as they come, in any order: the counts, the printf
-/// output of the CTAs that printed (by linear index), and the fault of the
-/// first faulting CTA in grid order.
-#[derive(Default)]
-pub(crate) struct Merged {
-    warp_instructions: u64,
-    thread_instructions: u64,
-    printf: std::collections::BTreeMap<u64, Vec<interp::PrintfRecord>>,
-    pub(crate) fault: Option<(u64, interp::Fault)>,
-}
-
-impl Merged {
-    /// Adds the result of CTA `i`.
-    pub(crate) fn add(&mut self, i: u64, r: Result<interp::CtaOutput, interp::Fault>) {
-        match r {
-            Ok(out) => {
-                self.warp_instructions += out.warp_instructions;
-                self.thread_instructions += out.thread_instructions;
-                if !out.printf.is_empty() {
-                    self.printf.insert(i, out.printf);
-                }
-            }
-            Err(fault) if fault.kind == FaultKind::Cancelled => {}
-            Err(fault) => {
-                if self.fault.as_ref().is_none_or(|(j, _)| i < *j) {
-                    self.fault = Some((i, fault));
-                }
-            }
-        }
-    }
-
-    pub(crate) fn merge(mut self, mut other: Merged) -> Merged {
-        self.warp_instructions += other.warp_instructions;
-        self.thread_instructions += other.thread_instructions;
-        self.printf.append(&mut other.printf);
-        if let Some((i, fault)) = other.fault {
-            if self.fault.as_ref().is_none_or(|(j, _)| i < *j) {
-                self.fault = Some((i, fault));
-            }
-        }
-        self
-    }
-}
-
-/// `%ctaid` of the CTA with linear index `i` in a grid `gx` x `gy` x _.
-pub(crate) fn cta_id(i: u64, gx: u32, gy: u32) -> [u32; 3] {
-    [
-        (i % gx as u64) as u32,
-        ((i / gx as u64) % gy as u64) as u32,
-        (i / (gx as u64 * gy as u64)) as u32,
-    ]
 }

@@ -332,6 +332,12 @@ impl Device {
         let lm = self.module(m);
         let f = &lm.ir.functions[kernel];
         self.check_config(f, &cfg, params, lm.ir.shared_dynamic_offset)?;
+        if f.reqnctapercluster.is_some_and(|d| d != [1, 1, 1]) {
+            return Err(Error::InvalidCluster(format!(
+                "kernel `{}` runs in clusters (.reqnctapercluster): timed launches have none",
+                f.name
+            )));
+        }
         let arch = &t.arch;
         let from_ptxas = match &t.costs {
             Costs::Sass(table) => table.kernels.get(&f.name).and_then(|k| k.regs),

@@ -60,6 +60,18 @@ impl Sample {
             .collect()
     }
 
+    /// The sample runs in thread-block clusters: a launch-time `"cluster"`
+    /// shape, or a kernel that declares one (`.reqnctapercluster`). Timed
+    /// launches have no clusters.
+    #[allow(dead_code)]
+    pub fn clustered(&self) -> bool {
+        !self.spec["cluster"].is_null()
+            || self
+                .ptx_files()
+                .iter()
+                .any(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains(".reqnctapercluster")))
+    }
+
     fn strings(&self, key: &str) -> Vec<String> {
         self.spec[key]
             .as_array()
@@ -186,6 +198,14 @@ impl Sample {
             // "cooperative": all blocks resident at once (grid-wide sync).
             None if self.spec["cooperative"].as_bool() == Some(true) => {
                 dev.launch_cooperative(m, kernel, cfg, &prepared.params, u64::MAX)
+            }
+            // "cluster": [x, y, z], a launch in thread-block clusters.
+            None if !self.spec["cluster"].is_null() => {
+                let cluster = warpjit::runtime::ClusterLaunch {
+                    dims: self.dim3("cluster"),
+                    non_portable: false,
+                };
+                dev.launch_cluster(m, kernel, cfg, &prepared.params, cluster)
             }
             None => dev.launch(m, kernel, cfg, &prepared.params),
         };

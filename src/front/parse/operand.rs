@@ -37,6 +37,12 @@ impl<'a> Ctx<'a> {
                 (rest, OperandKind::List(items))
             }
             '[' => self.address(&i[1..], depth)?,
+            // `_|p` (`elect.sync`'s destinations without `d`).
+            '_' if i[1..].trim_start().starts_with('|') => {
+                let (r, ()) = ws(i[1..].trim_start().strip_prefix('|').unwrap())?;
+                let (r, second) = ident(r)?;
+                (r, OperandKind::PredPair("_".into(), second.to_string()))
+            }
             '_' if !i[1..].starts_with(is_ident_char) => (&i[1..], OperandKind::Sink),
             // `-%r1`, `-x`: a negated register or symbol (a `-` before a digit
             // is a negative number).

@@ -17,8 +17,8 @@ use super::{error, unsupported, ModuleCtx, ModuleSym};
 use crate::front::ast::{self, Instruction, Opcode, Operand, OperandKind, StateSpace, Statement};
 use crate::front::{Diagnostic, DiagnosticKind, Span};
 use crate::ir::{
-    cfg::CfgInfo, Block, BlockData, FuncId, Function, Guard, Op, OpKind, ParamSlot, Reg,
-    ReservedSmem, SpecialReg, Src, Terminator, Ty, Unit,
+    cfg::CfgInfo, Block, BlockData, ClusterReg, FuncId, Function, Guard, Op, OpKind, ParamSlot,
+    Reg, ReservedSmem, SpecialReg, Src, Terminator, Ty, Unit,
 };
 
 /// A function-scope name.
@@ -111,6 +111,14 @@ pub(crate) fn new_function(
             ast::FunctionAttribute::Maxntid(v) => Some(v),
             _ => None,
         }),
+        reqnctapercluster: dims(&|a| match a {
+            ast::FunctionAttribute::Reqnctapercluster(v) => Some(v),
+            _ => None,
+        }),
+        explicit_cluster: f
+            .attributes
+            .iter()
+            .any(|a| matches!(a, ast::FunctionAttribute::Explicitcluster)),
         maxnreg: f.attributes.iter().find_map(|a| match a {
             ast::FunctionAttribute::Maxnreg(n) => Some(*n),
             _ => None,
@@ -714,6 +722,13 @@ fn special_register(name: &str, component: Option<ast::Component>) -> Option<Spe
         ("%reserved_smem_offset_cap", None) => SpecialReg::ReservedSmem(ReservedSmem::Cap),
         ("%reserved_smem_offset_0", None) => SpecialReg::ReservedSmem(ReservedSmem::At(0)),
         ("%reserved_smem_offset_1", None) => SpecialReg::ReservedSmem(ReservedSmem::At(1)),
+        ("%clusterid", Some(d)) if d < 3 => SpecialReg::Cluster(ClusterReg::Id(d)),
+        ("%nclusterid", Some(d)) if d < 3 => SpecialReg::Cluster(ClusterReg::Nid(d)),
+        ("%cluster_ctaid", Some(d)) if d < 3 => SpecialReg::Cluster(ClusterReg::Ctaid(d)),
+        ("%cluster_nctaid", Some(d)) if d < 3 => SpecialReg::Cluster(ClusterReg::Nctaid(d)),
+        ("%cluster_ctarank", None) => SpecialReg::Cluster(ClusterReg::Ctarank),
+        ("%cluster_nctarank", None) => SpecialReg::Cluster(ClusterReg::Nctarank),
+        ("%is_explicit_cluster", None) => SpecialReg::Cluster(ClusterReg::IsExplicit),
         (env, None) if env.starts_with("%envreg") => {
             let n: u8 = env["%envreg".len()..].parse().ok().filter(|n| *n < 32)?;
             SpecialReg::Envreg(n)

@@ -3,7 +3,9 @@
 //!
 //! Every form addresses an object in the CTA's shared memory (`.shared`,
 //! `.shared::cta`, or a generic address that must point there); the
-//! `.shared::cluster` forms need clusters and are refused. Memory-ordering
+//! arrivals and transaction counts (`arrive`, `arrive_drop`, `expect_tx`,
+//! `complete_tx`) also take `.shared::cluster` addresses, an object in
+//! another CTA of the cluster (`interp::cluster`). Memory-ordering
 //! qualifiers (`.release`, `.acquire`, `.relaxed`, `.cta`, `.cluster`) need
 //! nothing: the engines are sequentially consistent.
 
@@ -74,7 +76,14 @@ impl FnLower<'_> {
             _ => unreachable!(),
         };
         let ops = self.operands(ins, n_min..=n_max)?;
-        let space = self.mbarrier_space(ins, m)?;
+        let remote = matches!(
+            op,
+            MbarrierOp::Arrive { .. } | MbarrierOp::ExpectTx | MbarrierOp::CompleteTx
+        );
+        let space = match m.space {
+            Some(StateSpace::SharedCluster) if remote => m.space,
+            _ => self.mbarrier_space(ins, m)?,
+        };
         let (space, addr, offset) = self.address_of(ins, &ops[addr_at], space)?;
         let u32_src = |l: &mut Self, i: usize| l.src(ins, &ops[i], Ty::U32);
         let (dsts, srcs) = match op {
@@ -142,7 +151,7 @@ impl FnLower<'_> {
             None | Some(StateSpace::Shared | StateSpace::SharedCta) => Ok(m.space),
             Some(StateSpace::SharedCluster) => Err(unsupported(
                 ins.span,
-                "an mbarrier in `.shared::cluster` (clusters)",
+                "this mbarrier operation on `.shared::cluster` (only arrivals and transaction counts reach another CTA)",
             )),
             Some(s) => Err(error(
                 DiagnosticKind::Semantic,

@@ -29,7 +29,29 @@ impl FnLower<'_> {
         self.address(ins, op, space)
     }
 
+    /// A `.shared::cluster` address becomes the generic address of the
+    /// same location (`cvta.shared` of it: the shared window holds every
+    /// CTA of the cluster, see `interp::cluster`).
     fn address(
+        &mut self,
+        ins: &Instruction,
+        op: &Operand,
+        space: Option<StateSpace>,
+    ) -> Result<(Space, Src, i64), Diagnostic> {
+        if space != Some(StateSpace::SharedCluster) {
+            return self.address_in(ins, op, space);
+        }
+        let (_, base, offset) = self.address_in(ins, op, Some(StateSpace::Shared))?;
+        let t = self.temp(Ty::U64);
+        let kind = OpKind::Cvta {
+            space: Space::Shared,
+            to_generic: true,
+        };
+        self.emit(ins, kind, vec![t], vec![base], Unit::Int, 1)?;
+        Ok((Space::Generic, Src::Reg(t), offset))
+    }
+
+    fn address_in(
         &mut self,
         ins: &Instruction,
         op: &Operand,
@@ -242,9 +264,12 @@ impl FnLower<'_> {
                         "cvta needs a state space",
                     )
                 })?;
-                let space = self
-                    .param_space(space_of(s), ins)?
-                    .ok_or_else(|| unsupported(ins.span, format_args!("cvta of `.{s}`")))?;
+                // The shared window holds the whole cluster's shared memory.
+                let space = match s {
+                    StateSpace::SharedCluster => Some(Space::Shared),
+                    s => self.param_space(space_of(s), ins)?,
+                }
+                .ok_or_else(|| unsupported(ins.span, format_args!("cvta of `.{s}`")))?;
                 let ty = self.ty(ins, m, 0).unwrap_or(Ty::U64);
                 let d = self.dst(&ops[0], ty)?;
                 let a = self.src(ins, &ops[1], ty)?;
@@ -263,14 +288,20 @@ impl FnLower<'_> {
                         "isspacep needs a state space",
                     )
                 })?;
-                let space = self
-                    .param_space(space_of(s), ins)?
-                    .ok_or_else(|| unsupported(ins.span, format_args!("isspacep of `.{s}`")))?;
+                // The shared window holds the whole cluster's shared memory.
+                let space = match s {
+                    StateSpace::SharedCluster => Some(Space::Shared),
+                    s => self.param_space(space_of(s), ins)?,
+                }
+                .ok_or_else(|| unsupported(ins.span, format_args!("isspacep of `.{s}`")))?;
                 let d = self.dst(&ops[0], Ty::Pred)?;
                 let a = self.src(ins, &ops[1], Ty::U64)?;
                 self.emit(
                     ins,
-                    OpKind::Isspacep { space },
+                    OpKind::Isspacep {
+                        space,
+                        cluster: s == StateSpace::SharedCluster,
+                    },
                     vec![d],
                     vec![a],
                     Unit::Int,

@@ -154,7 +154,7 @@ impl FnLower<'_> {
             }
             Bar | Barrier => {
                 if m.has(Kw::Cluster) {
-                    return Err(unsupported(ins.span, "cluster barriers"));
+                    return self.cluster_barrier(ins, m);
                 }
                 let kind = if m.has(Kw::Arrive) {
                     BarKind::Arrive
@@ -234,7 +234,11 @@ impl FnLower<'_> {
         }
     }
 
-    fn reg_named(&mut self, name: &str, ins: &Instruction) -> Result<crate::ir::Reg, Diagnostic> {
+    pub(super) fn reg_named(
+        &mut self,
+        name: &str,
+        ins: &Instruction,
+    ) -> Result<crate::ir::Reg, Diagnostic> {
         match self.lookup(name) {
             Some(Sym::Reg(r)) => Ok(r),
             _ if name == "_" => Ok(self.temp(Ty::Pred)),
