@@ -187,7 +187,9 @@ impl Gen {
         let g = self.guard();
         let (d, a, b, c) = (self.r(), self.r(), self.r_or_imm(), self.r());
         let sign = if self.rng.chance(50) { "s32" } else { "u32" };
-        let s = match self.rng.below(26) {
+        let s = match self.rng.below(27) {
+            // fns: a base beyond bit 31 is undefined.
+            26 => format!("and.b32 %r_t, {b}, 31;\n\tfns.b32 {d}, {a}, %r_t, {c};"),
             0 => format!("add.{sign} {d}, {a}, {b};"),
             1 => format!("sub.{sign} {d}, {a}, {b};"),
             2 => format!("mul.lo.{sign} {d}, {a}, {b};"),
@@ -239,6 +241,8 @@ impl Gen {
             }
             _ => format!("abs.s32 {d}, {a};"),
         };
+        // Every line of a multi-line statement takes the guard.
+        let s = s.replace("\n\t", &format!("\n\t{g}"));
         self.line(&format!("{g}{s}"));
     }
 

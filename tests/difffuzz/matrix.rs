@@ -296,10 +296,25 @@ impl Gen {
         self.line("setp.eq.u32 %p_l, %r_tid, 0;");
         self.line("@%p_l mbarrier.init.shared::cta.b64 [mbar], %r_ntid;");
         self.line("bar.sync 0;");
-        match self.rng.below(4) {
-            0 => self.line("mbarrier.arrive.shared::cta.b64 %rd_t, [mbar];"),
-            1 => self.line("mbarrier.arrive.release.cta.shared::cta.b64 %rd_t, [mbar], 1;"),
-            2 => {
+        let bulk = self.rng.chance(30);
+        if bulk {
+            // Thread 0 expects 64 bytes and copies them from the input
+            // into xbuf; the others arrive.
+            let (other, done) = (self.label(), self.label());
+            self.line(&format!("@!%p_l bra {other};"));
+            self.line("mbarrier.arrive.expect_tx.shared::cta.b64 %rd_t, [mbar], 64;");
+            self.line("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [xbuf], [%rd_inbase], 64, [mbar];");
+            self.line(&format!("bra.uni {done};"));
+            self.body.push_str(&format!("{other}:\n"));
+            self.line("mbarrier.arrive.shared::cta.b64 %rd_t, [mbar];");
+            self.body.push_str(&format!("{done}:\n"));
+        }
+        let form = if bulk { None } else { Some(self.rng.below(4)) };
+        match form {
+            None => {}
+            Some(0) => self.line("mbarrier.arrive.shared::cta.b64 %rd_t, [mbar];"),
+            Some(1) => self.line("mbarrier.arrive.release.cta.shared::cta.b64 %rd_t, [mbar], 1;"),
+            Some(2) => {
                 let tx = self.rng.below(64) + 1;
                 self.line(&format!(
                     "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [mbar], {tx};"
@@ -309,7 +324,7 @@ impl Gen {
                 ));
                 self.line("mbarrier.arrive.shared::cta.b64 %rd_t, [mbar];");
             }
-            _ => self.line("mbarrier.arrive_drop.shared::cta.b64 %rd_t, [mbar];"),
+            Some(_) => self.line("mbarrier.arrive_drop.shared::cta.b64 %rd_t, [mbar];"),
         }
         let wait = self.label();
         self.body.push_str(&format!("{wait}:\n"));
@@ -321,6 +336,14 @@ impl Gen {
         self.line(&format!("@!%p_l bra {wait};"));
         let r = self.r();
         self.line(&format!("mbarrier.pending_count.b64 {r}, %rd_t;"));
+        if bulk {
+            self.line("and.b32 %r_t, %r_tid, 15;");
+            self.line("mul.wide.u32 %rd_t, %r_t, 4;");
+            self.line("mov.u64 %rd_x, xbuf;");
+            self.line("add.u64 %rd_t, %rd_x, %rd_t;");
+            let v = self.r();
+            self.line(&format!("ld.shared.u32 {v}, [%rd_t];"));
+        }
         self.line("bar.sync 0;");
         self.line("setp.eq.u32 %p_l, %r_tid, 0;");
         self.line("@%p_l mbarrier.inval.shared::cta.b64 [mbar];");

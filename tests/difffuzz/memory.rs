@@ -13,7 +13,17 @@ impl Gen {
         let generic = self.rng.chance(30);
         let base = if generic { "%rd_gin" } else { "%rd_in" };
         let sp = if generic { "" } else { ".global" };
-        let s = match self.rng.below(7) {
+        let s = match self.rng.below(9) {
+            // A cache policy and a load that carries it.
+            7 if !generic => format!(
+                "createpolicy.fractional.L2::evict_first.b64 %rd_t, 0.5;\n\tld.global.L2::cache_hint.u32 {}, [{base}+{off}], %rd_t;",
+                self.r()
+            ),
+            // A kernel parameter read through its generic address.
+            8 => format!(
+                "mov.b64 %rd_t, p_n;\n\tcvta.param.u64 %rd_t, %rd_t;\n\tld.u32 {}, [%rd_t];",
+                self.r()
+            ),
             0 => format!("ld{sp}.u32 {}, [{base}+{off}];", self.r()),
             1 => format!(
                 "ld{sp}.s8 {}, [{base}+{}];",
@@ -33,6 +43,8 @@ impl Gen {
                 off + 2 * self.rng.below(4)
             ),
         };
+        // Every line of a multi-line statement takes the guard.
+        let s = s.replace("\n\t", &format!("\n\t{g}"));
         self.line(&format!("{g}{s}"));
     }
 
@@ -79,7 +91,8 @@ impl Gen {
     pub(super) fn warp_op(&mut self) {
         let (d, a, b) = (self.r(), self.r(), self.r());
         let p = self.p();
-        let s = match self.rng.below(8) {
+        let s = match self.rng.below(9) {
+            8 => format!("elect.sync {d}|{p}, 0xffffffff;"),
             0 => {
                 let mode = *self.rng.pick(&["up", "down", "bfly", "idx"]);
                 let c = if mode == "up" { 0 } else { 31 };
