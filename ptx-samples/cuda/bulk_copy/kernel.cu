@@ -20,8 +20,12 @@ extern "C" __global__ void bulk_copy(const int* in, int* out)
         init(&bar, blockDim.x);
     }
     __syncthreads();
-    const int* src = in + blockIdx.x * TILE;
-    cuda::memcpy_async(tile, src, cuda::aligned_size_t<16>(sizeof(int) * TILE), bar);
+    // One thread issues the tile's copy (a bulk copy is one transfer);
+    // every thread arrives and waits for the bytes.
+    if (threadIdx.x == 0) {
+        const int* src = in + blockIdx.x * TILE;
+        cuda::memcpy_async(tile, src, cuda::aligned_size_t<16>(sizeof(int) * TILE), bar);
+    }
     bar.arrive_and_wait();
     for (int i = threadIdx.x; i < TILE; i += blockDim.x) {
         tile[i] = tile[i] * 3 + (int)blockIdx.x;
