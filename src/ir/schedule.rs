@@ -86,6 +86,7 @@ fn class(op: &Op) -> Class {
         | OpKind::Activemask
         | OpKind::Wgmma { .. }
         | OpKind::Mbarrier { .. }
+        | OpKind::Texture { .. }
         | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,
         _ => Class::Pure,

@@ -62,6 +62,7 @@ pub fn analyze(f: &Function) -> Uniformity {
                     }
                     OpKind::Atom { .. }
                     | OpKind::Mbarrier { .. }
+                    | OpKind::Texture { .. }
                     | OpKind::Shfl { .. }
                     | OpKind::Match { .. } => true,
                     // Matrix fragments differ by lane even from a uniform

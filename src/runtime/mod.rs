@@ -17,6 +17,8 @@ pub mod kernel_names;
 pub mod memory;
 mod options;
 pub mod printf;
+pub mod texarg;
+pub mod texture;
 pub mod timed;
 pub use options::{parse_seconds, watchdog_time_from_env, Engine, Options, WATCHDOG_SECONDS_ENV};
 pub use timed::{Costs, TimingOptions};
@@ -146,6 +148,8 @@ pub struct Device {
     reports: std::sync::Mutex<Vec<crate::sanitizer::Report>>,
     /// Memory shared with other processes (`ipc.rs`).
     ipc: ipc::Ipc,
+    /// Arrays, texture and surface objects (`texture.rs`).
+    textures: texture::Textures,
 }
 
 impl Device {
@@ -166,6 +170,7 @@ impl Device {
             grid_workspace: None,
             reports: std::sync::Mutex::new(Vec::new()),
             ipc: ipc::Ipc::default(),
+            textures: texture::Textures::default(),
         }
     }
 
@@ -629,6 +634,7 @@ impl Device {
             printf,
             heap: self.heap.as_ref(),
             sanitizer: None,
+            textures: &self.textures,
         }
     }
 

@@ -15,6 +15,9 @@ pub mod float;
 pub mod int;
 pub mod mbarrier;
 pub mod tensor;
+pub mod texture;
+#[cfg(test)]
+mod texture_tests;
 pub mod video;
 pub mod wgmma;
 pub mod wmma;

@@ -134,6 +134,7 @@ impl FnLower<'_> {
             | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4 | Vabsdiff4
             | Vmin4 | Vmax4 | Vset4 => self.video(ins, &m),
             Wmma => self.wmma(ins, &m),
+            Tex | Tld4 | Txq | Suld | Sust | Sured | Suq | Istypep => self.texture(ins, &m),
             op => Err(unsupported(
                 ins.span,
                 format_args!("`{}`", instruction_name(ins, op)),

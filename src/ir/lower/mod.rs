@@ -16,6 +16,7 @@ mod mbarrier;
 mod mem;
 mod mods;
 mod names;
+mod texture;
 mod video;
 mod warp;
 mod wmma;
