@@ -435,3 +435,38 @@ fn queries_istypep_and_reductions() {
         assert_eq!(b[12], 7, "{engine:?}");
     }
 }
+
+/// One kernel whose body is `body` (registers declared).
+fn kernel_with(body: &str) -> String {
+    format!(
+        ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p){{\n\
+         .reg .b64 %rd<3>; .reg .f32 %f<9>; .reg .b32 %r<9>; .reg .pred %p<2>;\n\
+         ld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+    )
+}
+
+#[test]
+fn forms_not_executed_are_unsupported_at_their_line() {
+    let cases = [
+        ("tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];", "cube"),
+        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f5, %f6}];", "sampler"),
+        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};", "offsets"),
+        ("sust.p.2d.v4.b32.trap [%rd1, {%r1, %r2}], {%r3, %r4, %r5, %r6};", "formatted"),
+        ("txq.level.width.b32 %r1, [%rd1], %r2;", "mipmap"),
+        ("tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];", "2D"),
+    ];
+    for (line, what) in cases {
+        let err = Device::new(Options::default())
+            .load_ptx("bad.ptx", &kernel_with(line))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bad.ptx:7:1: unsupported"), "{line}: {err}");
+        assert!(err.contains(what), "{line}: {err}");
+    }
+    let texref = ".version 8.0\n.target sm_80\n.address_size 64\n.global .texref t;\n";
+    let err = Device::new(Options::default())
+        .load_ptx("ref.ptx", texref)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ref.ptx:4:") && err.contains("texture and surface objects"), "{err}");
+}

@@ -175,7 +175,7 @@ impl FnLower<'_> {
         // effect without mipmaps); anything else is an offset or a depth
         // compare.
         let extra = usize::from(m.has(Kw::Level)) + 2 * usize::from(m.has(Kw::Grad));
-        let ops = self.operands(ins, 2..=2 + extra)?;
+        let ops = self.operands(ins, 2..=4 + extra)?;
         if ops.len() != 2 + extra {
             return refuse(" with coordinate offsets or a depth compare");
         }
