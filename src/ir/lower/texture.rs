@@ -294,7 +294,6 @@ impl FnLower<'_> {
                 format!("`{name}`: .v2 or .v4 of at most 32 bits"),
             ));
         }
-        let bytes = (bty.bytes() * n as u32) as u8;
         if ins.opcode == Suld {
             let dsts = self.vector_dsts(&ops[0], n, bty)?;
             let (h, rest) = self.handle_list(ins, &ops[1])?;
@@ -307,7 +306,6 @@ impl FnLower<'_> {
                 bytes: bty.bytes() as u8,
                 oob,
             };
-            let _ = bytes;
             self.emit_texture(ins, op, dsts, srcs)
         } else {
             let (h, rest) = self.handle_list(ins, &ops[0])?;
