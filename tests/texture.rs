@@ -448,12 +448,27 @@ fn kernel_with(body: &str) -> String {
 #[test]
 fn forms_not_executed_are_unsupported_at_their_line() {
     let cases = [
-        ("tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];", "cube"),
-        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f5, %f6}];", "sampler"),
-        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};", "offsets"),
-        ("sust.p.2d.v4.b32.trap [%rd1, {%r1, %r2}], {%r3, %r4, %r5, %r6};", "formatted"),
+        (
+            "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];",
+            "cube",
+        ),
+        (
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f5, %f6}];",
+            "sampler",
+        ),
+        (
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};",
+            "offsets",
+        ),
+        (
+            "sust.p.2d.v4.b32.trap [%rd1, {%r1, %r2}], {%r3, %r4, %r5, %r6};",
+            "formatted",
+        ),
         ("txq.level.width.b32 %r1, [%rd1], %r2;", "mipmap"),
-        ("tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];", "2D"),
+        (
+            "tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];",
+            "2D",
+        ),
     ];
     for (line, what) in cases {
         let err = Device::new(Options::default())
@@ -468,5 +483,8 @@ fn forms_not_executed_are_unsupported_at_their_line() {
         .load_ptx("ref.ptx", texref)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("ref.ptx:4:") && err.contains("texture and surface objects"), "{err}");
+    assert!(
+        err.contains("ref.ptx:4:") && err.contains("texture and surface objects"),
+        "{err}"
+    );
 }
