@@ -6,14 +6,17 @@
 //! no live object of the instruction's kind is a `bad_handle` fault at the
 //! instruction; `.trap` surface accesses out of bounds are illegal-address
 //! faults. The JIT runs these ops in the driver, so both engines share
-//! this code.
+//! this code. In a checked launch, surface stores and reductions mark
+//! their bytes written (initcheck) and texture and surface reads are not
+//! checked.
 
-use super::lanes::Refused;
+use super::lanes::{Place, Refused};
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};
 use crate::ir::{Op, OpKind, Space};
 use crate::runtime::memory::AccessFault;
 use crate::runtime::texture::Object;
+use crate::sanitizer::Rw;
 use crate::sem::texture::{self, Coords, HandleKind, SurfPlace, SurfView, TexOp, TexView};
 
 impl Warp {
@@ -85,8 +88,9 @@ impl Warp {
                     let place = self.surf_place(cta, op, l, &view, size * n, oob)?;
                     if let Some(a) = place {
                         for i in 0..n {
-                            let v = arg(self, 5 + i as usize);
+                            let v = self.read(cta, &op.srcs[5 + i as usize], l);
                             let off = self.global_check(cta, op, l, a + i * size, size)?;
+                            self.check_access(cta, op, Place::Global(off), size, Rw::Write, l);
                             cta.ctx.memory.store(off, size, v);
                         }
                     }
@@ -100,8 +104,9 @@ impl Warp {
                     let view = self.surf_view(cta, op, h, l)?;
                     let size = bytes as u64;
                     if let Some(a) = self.surf_place(cta, op, l, &view, size, oob)? {
-                        let v = arg(self, 5);
+                        let v = self.read(cta, &op.srcs[5], l);
                         let off = self.global_check(cta, op, l, a, size)?;
+                        self.check_access(cta, op, Place::Global(off), size, Rw::Atomic, l);
                         cta.ctx.memory.atomic_update(off, size, &mut |old| {
                             texture::sured(rop, bytes, signed, old, v)
                         });

@@ -198,6 +198,9 @@ pub fn parse(surface: bool, rest: &str, spec: &str) -> Result<ObjectSpec, String
     Ok(s)
 }
 
+/// A buffer to write back after a launch: device address, length, path.
+pub(super) type Output = (u64, u64, PathBuf);
+
 /// Makes the object `s` describes on `dev` (its data read from `inputs`);
 /// returns its handle and, for a surface with `out=`, the array's bytes to
 /// write back: (address, length, path under `outputs`).
@@ -207,7 +210,7 @@ pub(super) fn create(
     inputs: &Path,
     outputs: &Path,
     limit: u64,
-) -> Result<(u64, Option<(u64, u64, PathBuf)>), Error> {
+) -> Result<(u64, Option<Output>), Error> {
     let [w, h, d, layers] = s.size;
     let bytes = w * h * d * layers.max(1) * s.format.bytes();
     let data = match &s.input {
