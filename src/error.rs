@@ -83,6 +83,7 @@ impl FaultKind {
             FaultKind::StackOverflow => "stack_overflow",
             FaultKind::BadPrintf => "printf",
             FaultKind::Mbarrier => "mbarrier",
+            FaultKind::BadHandle => "bad_handle",
             FaultKind::Cancelled => "cancelled",
         }
     }

@@ -1,5 +1,5 @@
 //! Every runnable corpus sample through the `warpjit run` command line: the
-//! arguments are the sample's own (`in:`/`out:`/`bytes:`/scalars, `--global`,
+//! arguments are the sample's own (`in:`/`out:`/`bytes:`/`tex:`/`surf:`/scalars, `--global`,
 //! `--global-out`), outputs are compared with the CPU references, printf text
 //! with the expected stdout, and expected faults with the exit status and
 //! stderr.
@@ -38,6 +38,14 @@ fn cli_arg(spec: &str, dir: &Path) -> String {
         Some(("inout", rest)) => {
             let (i, o) = rest.split_once(':').unwrap();
             format!("inout:{}:{o}", abs(i))
+        }
+        // `tex:GEOM:FORMAT:SIZE:FILE[:OPTION]...` (`surf:`: FILE `-` is none).
+        Some((kind @ ("tex" | "surf"), rest)) => {
+            let mut parts: Vec<String> = rest.split(':').map(str::to_string).collect();
+            if parts.len() > 3 && parts[3] != "-" {
+                parts[3] = abs(&parts[3]);
+            }
+            format!("{kind}:{}", parts.join(":"))
         }
         _ => spec.to_string(),
     }

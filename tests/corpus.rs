@@ -103,7 +103,7 @@ fn launch_descriptions_match_kernel_signatures() {
             for (p, a) in f.params.iter().zip(&args) {
                 let (kind, rest) = a.split_once(':').unwrap();
                 let want = match kind {
-                    "in" | "out" | "inout" => Some(8),
+                    "in" | "out" | "inout" | "tex" | "surf" => Some(8),
                     "bytes" => std::fs::metadata(dir.join(rest)).ok().map(|m| m.len()),
                     ty => scalar_size(ty),
                 };

@@ -62,6 +62,7 @@ pub unsafe extern "C" fn cuInit(_flags: c_uint) -> CUresult {
             allocations: BTreeMap::new(),
             module_globals: BTreeMap::new(),
             ipc_opened: BTreeMap::new(),
+            arrays: BTreeMap::new(),
             pools: Default::default(),
             user_objects: Default::default(),
             sched: queue::Scheduler::default(),

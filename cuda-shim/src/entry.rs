@@ -4,7 +4,7 @@
 use super::*;
 use super::{
     capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
-    module::*, pool::*, stream::*, user_object::*,
+    module::*, pool::*, stream::*, texture::*, user_object::*,
 };
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
@@ -90,6 +90,10 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuStreamAttachMemAsync, cuGraphInstantiateWithParams, cuGraphExecGetFlags, cuStreamGetId,
         cuStreamGetCtx, cuStreamGetDevice, cuUserObjectCreate, cuUserObjectRetain,
         cuUserObjectRelease, cuGraphRetainUserObject, cuGraphReleaseUserObject, cuPointerGetAttributes,
+        cuArrayCreate_v2, cuArray3DCreate_v2, cuArrayDestroy, cuArrayGetDescriptor_v2,
+        cuArray3DGetDescriptor_v2, cuTexObjectCreate, cuTexObjectDestroy,
+        cuTexObjectGetResourceDesc, cuTexObjectGetTextureDesc, cuSurfObjectCreate,
+        cuSurfObjectDestroy,
     }
     None
 }

@@ -32,6 +32,7 @@ mod pool;
 mod queue;
 mod sanitizer;
 mod stream;
+mod texture;
 mod user_object;
 
 /// Exports each name as an entry point returning `CUDA_ERROR_NOT_SUPPORTED`.
@@ -86,6 +87,8 @@ struct State {
     /// Other processes' memory opened here (`cuIpcOpenMemHandle`): address
     /// to size.
     ipc_opened: BTreeMap<u64, u64>,
+    /// CUDA arrays' texels in device memory (`texture.rs`): address → size.
+    arrays: BTreeMap<u64, u64>,
     /// Memory pools and stream-ordered allocations (`pool.rs`).
     pools: pool::Pools,
     /// User objects and the graphs' references to them (`user_object.rs`).
@@ -225,6 +228,7 @@ impl State {
         if inside(&self.allocations)
             || inside(&self.module_globals)
             || inside(&self.ipc_opened)
+            || inside(&self.arrays)
             || self
                 .mapped_host_range(addr)
                 .is_some_and(|(b, n)| addr + len as u64 <= b + n)

@@ -528,7 +528,7 @@ pub struct Memcpy2D {
 }
 
 /// Where row `row` of one side of a 2D copy starts (`CUmemorytype`: host
-/// 1, device 2, array 3, unified 4). The shim has no arrays.
+/// 1, device 2, unified 4; arrays, 3, are device sides by then: `array_or`).
 fn row_start(
     s: &State,
     kind: c_uint,
@@ -567,22 +567,39 @@ unsafe fn plan_2d(
     if w == 0 || h == 0 {
         return Ok(());
     }
-    if h > 1 && (p.src_pitch < w + p.src_x || p.dst_pitch < w + p.dst_x) {
+    let (src_type, src_device, src_pitch, _) =
+        array_or(s, (p.src_type, p.src_device, p.src_pitch, 0), p.src_array)?;
+    let (dst_type, dst_device, dst_pitch, _) =
+        array_or(s, (p.dst_type, p.dst_device, p.dst_pitch, 0), p.dst_array)?;
+    if h > 1 && (src_pitch < w + p.src_x || dst_pitch < w + p.dst_x) {
         return Err(INVALID_VALUE);
     }
     let src = Side {
-        kind: p.src_type,
+        kind: src_type,
         host: p.src_host,
-        device: p.src_device,
-        at: (p.src_x, p.src_y, p.src_pitch),
+        device: src_device,
+        at: (p.src_x, p.src_y, src_pitch),
     };
     let dst = Side {
-        kind: p.dst_type,
+        kind: dst_type,
         host: p.dst_host,
-        device: p.dst_device,
-        at: (p.dst_x, p.dst_y, p.dst_pitch),
+        device: dst_device,
+        at: (p.dst_x, p.dst_y, dst_pitch),
     };
     plan_rows(s, plan, &src, &dst, (w, h), stream)
+}
+
+/// A side's (memory type, device address, pitch, rows per slice), an
+/// array's (`CU_MEMORYTYPE_ARRAY`) being its texels' device memory.
+fn array_or(
+    s: &State,
+    side: (c_uint, u64, usize, usize),
+    array: Handle,
+) -> Result<(c_uint, u64, usize, usize), CUresult> {
+    match side.0 {
+        3 => crate::texture::array_side(s, array),
+        _ => Ok(side),
+    }
 }
 
 /// One side of a 2D or 3D copy: its memory type and pointers, and where
@@ -680,10 +697,20 @@ unsafe fn plan_3d(
     if p.src_lod != 0 || p.dst_lod != 0 {
         return Err(INVALID_VALUE);
     }
-    if (h > 1 || d > 1) && (p.src_pitch < w + p.src_x || p.dst_pitch < w + p.dst_x) {
+    let (src_type, src_device, src_pitch, src_height) = array_or(
+        s,
+        (p.src_type, p.src_device, p.src_pitch, p.src_height),
+        p.src_array,
+    )?;
+    let (dst_type, dst_device, dst_pitch, dst_height) = array_or(
+        s,
+        (p.dst_type, p.dst_device, p.dst_pitch, p.dst_height),
+        p.dst_array,
+    )?;
+    if (h > 1 || d > 1) && (src_pitch < w + p.src_x || dst_pitch < w + p.dst_x) {
         return Err(INVALID_VALUE);
     }
-    if d > 1 && (p.src_height < h + p.src_y || p.dst_height < h + p.dst_y) {
+    if d > 1 && (src_height < h + p.src_y || dst_height < h + p.dst_y) {
         return Err(INVALID_VALUE);
     }
     for slice in 0..d {
@@ -695,24 +722,16 @@ unsafe fn plan_3d(
                 .ok_or(INVALID_VALUE)
         };
         let src = Side {
-            kind: p.src_type,
+            kind: src_type,
             host: p.src_host,
-            device: p.src_device,
-            at: (
-                p.src_x,
-                row_of(p.src_z, p.src_y, p.src_height)?,
-                p.src_pitch,
-            ),
+            device: src_device,
+            at: (p.src_x, row_of(p.src_z, p.src_y, src_height)?, src_pitch),
         };
         let dst = Side {
-            kind: p.dst_type,
+            kind: dst_type,
             host: p.dst_host,
-            device: p.dst_device,
-            at: (
-                p.dst_x,
-                row_of(p.dst_z, p.dst_y, p.dst_height)?,
-                p.dst_pitch,
-            ),
+            device: dst_device,
+            at: (p.dst_x, row_of(p.dst_z, p.dst_y, dst_height)?, dst_pitch),
         };
         plan_rows(s, plan, &src, &dst, (w, h), stream)?;
     }

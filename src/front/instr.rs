@@ -194,6 +194,7 @@ keywords! {
     ForceUnnormalizedCoords => "force_unnormalized_coords": TEX,
     NumMipmapLevels => "num_mipmap_levels": TEX, NumSamples => "num_samples": TEX,
     ArraySize => "array_size": TEX, MemoryLayout => "memory_layout": TEX,
+    Texref => "texref": TEX, Samplerref => "samplerref": TEX, Surfref => "surfref": TEX,
     // Miscellaneous.
     Fractional => "fractional": MISC, Range => "range": MISC, Mask => "mask": MISC,
 }

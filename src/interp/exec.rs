@@ -205,6 +205,7 @@ impl Warp {
             | OpKind::Movmatrix
             | OpKind::Wgmma { .. } => self.matrix(cta, op, mask)?,
             OpKind::Mbarrier { .. } => return self.mbarrier(cta, op, mask),
+            OpKind::Texture { .. } => self.texture(cta, op, mask)?,
             OpKind::WmmaLoad { .. } | OpKind::WmmaStore { .. } | OpKind::WmmaMma { .. } => {
                 self.wmma(cta, op, mask)?
             }

@@ -20,6 +20,7 @@ mod matrix;
 mod mbarrier;
 pub mod pure;
 mod schedule;
+mod texture;
 mod warp;
 mod wmma;
 
@@ -49,6 +50,9 @@ pub enum FaultKind {
     BadPrintf,
     /// Misuse of an `mbarrier` object that the ISA leaves undefined.
     Mbarrier,
+    /// A texture or surface instruction through a handle that is no live
+    /// object of its kind.
+    BadHandle,
     Cancelled,
 }
 
@@ -146,6 +150,8 @@ pub struct LaunchCtx<'a> {
     /// The sanitizer's checks and findings of a checked launch (`None`:
     /// no check, no hook does anything).
     pub sanitizer: Option<&'a crate::sanitizer::Launch>,
+    /// The device's texture and surface objects.
+    pub textures: &'a crate::runtime::texture::Textures,
 }
 
 /// The room a launch has for printf output: like CUDA's fixed printf FIFO

@@ -682,6 +682,10 @@ pub enum OpKind {
         space: Space,
         offset: i64,
     },
+    /// Texture and surface instructions through object handles
+    /// (`tex`, `tld4`, `txq`, `suld`, `sust`, `sured`, `suq`, `istypep`;
+    /// see `sem::texture::TexOp` for the operands).
+    Texture { op: crate::sem::texture::TexOp },
     /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.b16`: dsts `num` registers per lane;
     /// src `addr` (the row address each of lanes 0..8*num supplies).
     Ldmatrix {

@@ -91,6 +91,7 @@ fn class(op: &Op) -> Class {
         | OpKind::Movmatrix
         | OpKind::Mbarrier { .. }
         | OpKind::CpAsyncBulk { .. }
+        | OpKind::Texture { .. }
         | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,
         _ => Class::Pure,

@@ -68,6 +68,7 @@ pub fn analyze(f: &Function) -> Uniformity {
                     OpKind::Atom { .. }
                     | OpKind::Elect
                     | OpKind::Mbarrier { .. }
+                    | OpKind::Texture { .. }
                     | OpKind::Shfl { .. }
                     | OpKind::Match { .. } => true,
                     // Matrix fragments differ by lane even from a uniform

@@ -4,7 +4,9 @@
 //! `TYPE:VALUE` is a scalar (`u32:1024`, `f32:2.5`, `s64:-3`, `u64:0x10`);
 //! `in:PATH` a device buffer filled from a file; `out:BYTES:PATH` a zeroed
 //! buffer written to PATH after the launch; `inout:IN:OUT` both;
-//! `bytes:PATH` a by-value parameter (a struct) given as raw bytes.
+//! `bytes:PATH` a by-value parameter (a struct) given as raw bytes;
+//! `tex:...` and `surf:...` a texture or surface object made from a file
+//! (syntax in `texarg.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -15,11 +17,22 @@ use crate::ir::FuncId;
 /// One kernel argument.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgSpec {
-    Scalar { text: String, bytes: Vec<u8> },
+    Scalar {
+        text: String,
+        bytes: Vec<u8>,
+    },
     In(PathBuf),
-    Out { bytes: u64, path: PathBuf },
-    InOut { input: PathBuf, output: PathBuf },
+    Out {
+        bytes: u64,
+        path: PathBuf,
+    },
+    InOut {
+        input: PathBuf,
+        output: PathBuf,
+    },
     Bytes(PathBuf),
+    /// A texture or surface object (`tex:...`, `surf:...`).
+    Object(Box<super::texarg::ObjectSpec>),
 }
 
 fn int_value(v: &str) -> Option<i128> {
@@ -39,7 +52,7 @@ fn int_value(v: &str) -> Option<i128> {
 pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
     let (kind, rest) = spec
         .split_once(':')
-        .ok_or_else(|| format!("argument `{spec}`: expected TYPE:VALUE, in:PATH, out:BYTES:PATH, inout:IN:OUT or bytes:PATH"))?;
+        .ok_or_else(|| format!("argument `{spec}`: expected TYPE:VALUE, in:PATH, out:BYTES:PATH, inout:IN:OUT, bytes:PATH, tex:... or surf:..."))?;
     let scalar = |bytes: Vec<u8>| {
         Ok(ArgSpec::Scalar {
             text: spec.to_string(),
@@ -109,6 +122,9 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         }
         "f64" => scalar(float(rest)?.to_le_bytes().to_vec()),
         "in" => Ok(ArgSpec::In(rest.into())),
+        "tex" | "surf" => {
+            super::texarg::parse(kind == "surf", rest, spec).map(|o| ArgSpec::Object(Box::new(o)))
+        }
         "bytes" => Ok(ArgSpec::Bytes(rest.into())),
         "out" => {
             let (n, path) = rest.split_once(':').ok_or_else(|| format!("argument `{spec}`: expected out:BYTES:PATH"))?;
@@ -133,7 +149,7 @@ pub struct Prepared {
 
 /// Reads an argument's file: a regular file no larger than `limit` (the
 /// device's memory), refused before reading otherwise.
-fn read_file(base: &Path, p: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+pub(super) fn read_file(base: &Path, p: &Path, limit: u64) -> Result<Vec<u8>, Error> {
     use std::io::Read;
     let full = base.join(p);
     let err = |e: String| Error::InvalidArgument(format!("cannot read {}: {e}", full.display()));
@@ -202,6 +218,11 @@ pub fn prepare(
                 out.outputs.push((addr, *bytes, outputs.join(path)));
                 addr.to_le_bytes().to_vec()
             }
+            ArgSpec::Object(o) => {
+                let (handle, output) = super::texarg::create(dev, o, base, outputs, limit)?;
+                out.outputs.extend(output);
+                handle.to_le_bytes().to_vec()
+            }
             ArgSpec::InOut { input, output } => {
                 let data = read_file(base, input, limit)?;
                 let addr = dev.alloc(data.len() as u64)?;
@@ -215,6 +236,7 @@ pub fn prepare(
             let what = match arg {
                 ArgSpec::Scalar { text, .. } => format!("`{text}`"),
                 ArgSpec::Bytes(p) => format!("bytes:{} ({} bytes)", p.display(), value.len()),
+                ArgSpec::Object(_) => "a texture or surface object (8 bytes)".to_string(),
                 _ => "a pointer (8 bytes)".to_string(),
             };
             return Err(Error::InvalidArgument(format!(

@@ -19,6 +19,8 @@ pub mod memory;
 mod merged;
 mod options;
 pub mod printf;
+pub mod texarg;
+pub mod texture;
 pub mod timed;
 pub use cluster::{shape as cluster_shape, ClusterLaunch};
 pub(crate) use merged::{cta_id, Merged};
@@ -153,6 +155,8 @@ pub struct Device {
     reports: std::sync::Mutex<Vec<crate::sanitizer::Report>>,
     /// Memory shared with other processes (`ipc.rs`).
     ipc: ipc::Ipc,
+    /// Arrays, texture and surface objects (`texture.rs`).
+    textures: texture::Textures,
 }
 
 impl Device {
@@ -173,6 +177,7 @@ impl Device {
             grid_workspace: None,
             reports: std::sync::Mutex::new(Vec::new()),
             ipc: ipc::Ipc::default(),
+            textures: texture::Textures::default(),
         }
     }
 
@@ -676,6 +681,7 @@ impl Device {
             printf,
             heap: self.heap.as_ref(),
             sanitizer: None,
+            textures: &self.textures,
         }
     }
 

@@ -16,6 +16,9 @@ pub mod int;
 pub mod mbarrier;
 pub mod mma_forms;
 pub mod tensor;
+pub mod texture;
+#[cfg(test)]
+mod texture_tests;
 pub mod video;
 pub mod wgmma;
 pub mod wmma;

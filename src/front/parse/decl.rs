@@ -89,7 +89,7 @@ impl<'a> Ctx<'a> {
                         return failure(
                             r,
                             DiagnosticKind::Unsupported,
-                            format!("`.{word}` variables (texture, sampler and surface references) are not supported"),
+                            format!("`.{word}` variables (texture, sampler and surface references, the bound mode) are not supported; texture and surface objects (`.u64` handles) are"),
                             word.len() + 1,
                         );
                     } else {

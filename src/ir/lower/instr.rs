@@ -188,6 +188,7 @@ impl FnLower<'_> {
             | Vmin4 | Vmax4 | Vset4 => self.video(ins, &m),
             Wmma => self.wmma(ins, &m),
             Mapa | Getctarank | Elect => self.cluster(ins, &m),
+            Tex | Tld4 | Txq | Suld | Sust | Sured | Suq | Istypep => self.texture(ins, &m),
             op => Err(unsupported(
                 ins.span,
                 format_args!("`{}`", instruction_name(ins, op)),

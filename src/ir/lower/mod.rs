@@ -17,6 +17,7 @@ mod mbarrier;
 mod mem;
 mod mods;
 mod names;
+mod texture;
 mod video;
 mod warp;
 mod wmma;
