@@ -1,4 +1,5 @@
-//! Executing `OpKind::CpAsyncBulk` (`cp.async.bulk` without a tensor map)
+//! Executing the asynchronous copies: `OpKind::CpAsync` (`cp.async`, below)
+//! and `OpKind::CpAsyncBulk` (`cp.async.bulk` without a tensor map)
 //! for the active lanes of a warp: each lane's copy happens at issue, in
 //! 16-byte pieces (the instruction's alignment and size granule), and a
 //! copy into shared memory then completes its byte count on the mbarrier
@@ -80,6 +81,71 @@ impl Warp {
                 cta.mbarrier_changes += 1;
             }
         }
+        Ok(())
+    }
+
+    /// `cp.async` (4, 8 or 16 bytes per thread, global to shared): the copy
+    /// at issue; only the first `srcs[2]` bytes are read, the rest zeroed.
+    pub(super) fn cp_async(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        lanes: impl Iterator<Item = usize>,
+    ) -> Result<(), Fault> {
+        let OpKind::CpAsync {
+            size,
+            dst_offset,
+            src_offset,
+        } = op.kind
+        else {
+            unreachable!("not cp.async")
+        };
+        let size = size as u64;
+        for l in lanes {
+            let dst = self
+                .read(cta, &op.srcs[0], l)
+                .wrapping_add(dst_offset as u64);
+            let src = self
+                .read(cta, &op.srcs[1], l)
+                .wrapping_add(src_offset as u64);
+            let n = self.read(cta, &op.srcs[2], l).min(size);
+            let to = self
+                .place(cta, Space::Shared, dst, size, l)
+                .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+            if n > 0 {
+                if let Ok(from) = self.place(cta, Space::Global, src, size, l) {
+                    self.check_access(cta, op, from, n, Rw::Read, l);
+                }
+            }
+            self.check_access(cta, op, to, size, Rw::Write, l);
+            if n == size {
+                // A whole copy moves naturally aligned words (both
+                // places are aligned to the copy size).
+                let from = self
+                    .place(cta, Space::Global, src, size, l)
+                    .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                let word = size.min(8);
+                for i in (0..size).step_by(word as usize) {
+                    let v = self.load_place(cta, advance(from, i), word, l);
+                    self.store_place(cta, advance(to, i), word, v, l);
+                }
+                continue;
+            }
+            // A partial one reads `n` bytes and zero-fills the rest.
+            let mut bytes = [0u8; 16];
+            if n > 0 {
+                let from = self
+                    .place(cta, Space::Global, src, size, l)
+                    .map_err(|r| self.access_fault(cta, op, l, r, size))?;
+                for (i, b) in bytes.iter_mut().enumerate().take(n as usize) {
+                    *b = self.load_place(cta, advance(from, i as u64), 1, l) as u8;
+                }
+            }
+            for (i, b) in bytes.iter().enumerate().take(size as usize) {
+                self.store_place(cta, advance(to, i as u64), 1, *b as u64, l);
+            }
+        }
+
         Ok(())
     }
 }

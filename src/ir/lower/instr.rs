@@ -3,14 +3,13 @@
 //! functional unit it issues to and its cost in hardware instructions.
 
 use super::func::FnLower;
-use super::mods::{ty_of, Mods};
+use super::mods::{prmt_mode, ty_of, Mods};
 use super::{error, unsupported};
 use crate::front::ast::{Instruction, Kw, Opcode, Operand, OperandKind, ScalarType};
 use crate::front::{Diagnostic, DiagnosticKind};
 use crate::ir::{CmpOp, Rounding};
 use crate::ir::{
-    CvtMods, FloatMods, FloatOp, IntBinOp, IntTernOp, IntUnOp, OpKind, PrmtMode, Reg, Src,
-    TestProp, Ty, Unit,
+    CvtMods, FloatMods, FloatOp, IntBinOp, IntTernOp, IntUnOp, OpKind, Reg, Src, TestProp, Ty, Unit,
 };
 
 /// The functional unit of a float op of type `ty`.
@@ -121,59 +120,9 @@ impl FnLower<'_> {
                     1,
                 )
             }
-            Tcgen05 | Clusterlaunchcontrol => Err(unsupported(
-                ins.span,
-                format_args!(
-                    "`{}`: Blackwell-only (sm_100a and later), not executed",
-                    ins.opcode.name()
-                ),
-            )),
-            St if m.has(Kw::Bulk) => Err(unsupported(
-                ins.span,
-                "`st.bulk`: Blackwell-only (sm_100 and later), not executed",
-            )),
-            // `setmaxnreg` (sm_90a) hints the register file's split between
-            // warpgroups; `griddepcontrol` (sm_90) lets a dependent grid
-            // start early or waits for the grids this one depends on, all
-            // of which have finished when a launch starts here.
-            Setmaxnreg => {
-                let ops = self.operands(ins, 1..=1)?;
-                match &ops[0].kind {
-                    OperandKind::Imm(crate::front::ast::Imm::Int(n))
-                        if (24..=256).contains(n) && n % 8 == 0 => {}
-                    _ => {
-                        return Err(error(
-                            DiagnosticKind::Semantic,
-                            ops[0].span,
-                            "setmaxnreg takes an immediate register count in 24..=256, a multiple of 8",
-                        ))
-                    }
-                }
-                self.emit(ins, OpKind::Nop, vec![], vec![], Unit::Int, 1)
-            }
-            // `createpolicy` makes an L2 cache policy that `.L2::cache_hint`
-            // accesses take as an operand; caching has no architectural
-            // effect here, so the policy is an opaque 0.
-            Createpolicy => {
-                let ops = self.operands(ins, 1..=4)?;
-                let d = self.dst(&ops[0], Ty::U64)?;
-                self.emit(
-                    ins,
-                    OpKind::Mov,
-                    vec![d],
-                    vec![crate::ir::Src::Imm(0)],
-                    Unit::Int,
-                    1,
-                )
-            }
-            Griddepcontrol => {
-                self.operands(ins, 0..=0)?;
-                self.emit(ins, OpKind::Nop, vec![], vec![], Unit::Int, 1)
-            }
-            Multimem => Err(unsupported(
-                ins.span,
-                "`multimem`: multicast memory shared by several GPUs (warpjit has one device), not executed",
-            )),
+            Tcgen05 | Clusterlaunchcontrol | Multimem | Setmaxnreg | Createpolicy
+            | Griddepcontrol => self.hints_and_refusals(ins),
+            St if m.has(Kw::Bulk) => self.hints_and_refusals(ins),
             Cvt => self.cvt(ins, &m),
             Mov => self.mov(ins, &m),
             Ld | Ldu | St | Atom | Red | Cvta | Isspacep | Prefetch | Prefetchu | Applypriority
@@ -828,21 +777,6 @@ impl Ty {
             _ => Ty::B64,
         }
     }
-}
-
-fn prmt_mode(m: &Mods) -> PrmtMode {
-    for k in &m.kws {
-        return match k {
-            Kw::F4e => PrmtMode::F4e,
-            Kw::B4e => PrmtMode::B4e,
-            Kw::Rc8 => PrmtMode::Rc8,
-            Kw::Ecl => PrmtMode::Ecl,
-            Kw::Ecr => PrmtMode::Ecr,
-            Kw::Rc16 => PrmtMode::Rc16,
-            _ => continue,
-        };
-    }
-    PrmtMode::Generic
 }
 
 /// `opcode.modifiers` as written, for messages.

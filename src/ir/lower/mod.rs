@@ -15,6 +15,7 @@ mod layout;
 mod matrix;
 mod mbarrier;
 mod mem;
+mod misc;
 mod mods;
 mod names;
 mod texture;

@@ -156,3 +156,20 @@ impl Mods {
         })
     }
 }
+
+/// `prmt`'s mode from its modifiers (`.f4e` ... `.rc16`; none: generic).
+pub(crate) fn prmt_mode(m: &Mods) -> crate::ir::PrmtMode {
+    use crate::ir::PrmtMode;
+    for k in &m.kws {
+        return match k {
+            Kw::F4e => PrmtMode::F4e,
+            Kw::B4e => PrmtMode::B4e,
+            Kw::Rc8 => PrmtMode::Rc8,
+            Kw::Ecl => PrmtMode::Ecl,
+            Kw::Ecr => PrmtMode::Ecr,
+            Kw::Rc16 => PrmtMode::Rc16,
+            _ => continue,
+        };
+    }
+    PrmtMode::Generic
+}
