@@ -8,32 +8,11 @@
 //! at the call (16 CTAs only after `NON_PORTABLE_CLUSTER_SIZE_ALLOWED`),
 //! and a module for sm_80 is CUDA_ERROR_NOT_SUPPORTED.
 
-use std::ffi::{c_int, c_uint, c_void, CString};
+use std::ffi::{c_int, c_void, CString};
 
 mod common;
 use common::*;
 
-/// `CUlaunchAttribute`: an id padded to 8 bytes, then a 64-byte value.
-#[repr(C)]
-struct LaunchAttribute {
-    id: u32,
-    pad: u32,
-    value: [u8; 64],
-}
-
-/// `CUlaunchConfig`.
-#[repr(C)]
-struct LaunchConfig {
-    grid: [c_uint; 3],
-    block: [c_uint; 3],
-    shared: c_uint,
-    stream: Handle,
-    attrs: *mut LaunchAttribute,
-    num_attrs: c_uint,
-}
-
-type LaunchEx =
-    unsafe extern "C" fn(*const LaunchConfig, Handle, *mut *mut c_void, *mut *mut c_void) -> u32;
 type CuFuncSetAttribute = unsafe extern "C" fn(Handle, c_int, c_int) -> u32;
 
 const INVALID_CLUSTER_SIZE: u32 = 912;

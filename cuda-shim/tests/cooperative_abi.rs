@@ -24,25 +24,6 @@ type LaunchCooperative = unsafe extern "C" fn(
     *mut *mut c_void,
 ) -> u32;
 
-/// `CUlaunchAttribute`: an id padded to 8 bytes, then a 64-byte value.
-#[repr(C)]
-struct LaunchAttribute {
-    id: u32,
-    pad: u32,
-    value: [u8; 64],
-}
-
-/// `CUlaunchConfig`.
-#[repr(C)]
-struct LaunchConfig {
-    grid: [c_uint; 3],
-    block: [c_uint; 3],
-    shared: c_uint,
-    stream: Handle,
-    attrs: *mut LaunchAttribute,
-    num_attrs: c_uint,
-}
-
 const N: c_int = 10000;
 const TOO_LARGE: u32 = 720;
 /// What a `trap` reports (CUDA_ERROR_ILLEGAL_INSTRUCTION), as on a GPU.
@@ -57,16 +38,7 @@ fn cooperative_launches_run_grid_wide_sync() {
     let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
     let attribute = sym!(lib, b"cuDeviceGetAttribute", CuDeviceGetAttribute);
     let cooperative = sym!(lib, b"cuLaunchCooperativeKernel", LaunchCooperative);
-    let launch_ex = sym!(
-        lib,
-        b"cuLaunchKernelEx",
-        unsafe extern "C" fn(
-            *const LaunchConfig,
-            Handle,
-            *mut *mut c_void,
-            *mut *mut c_void,
-        ) -> u32
-    );
+    let launch_ex = sym!(lib, b"cuLaunchKernelEx", LaunchEx);
     let launch = sym!(lib, b"cuLaunchKernel", Launch);
     let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
     let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);

@@ -29,6 +29,29 @@ pub type Launch = unsafe extern "C" fn(
 ) -> u32;
 
 /// `cuMemAlloc_v2`.
+/// `CUlaunchAttribute`: an id padded to 8 bytes, then a 64-byte value.
+#[repr(C)]
+pub struct LaunchAttribute {
+    pub id: u32,
+    pub pad: u32,
+    pub value: [u8; 64],
+}
+
+/// `CUlaunchConfig`.
+#[repr(C)]
+pub struct LaunchConfig {
+    pub grid: [c_uint; 3],
+    pub block: [c_uint; 3],
+    pub shared: c_uint,
+    pub stream: Handle,
+    pub attrs: *mut LaunchAttribute,
+    pub num_attrs: c_uint,
+}
+
+/// `cuLaunchKernelEx`.
+pub type LaunchEx =
+    unsafe extern "C" fn(*const LaunchConfig, Handle, *mut *mut c_void, *mut *mut c_void) -> u32;
+
 pub type CuMemAlloc = unsafe extern "C" fn(*mut u64, usize) -> u32;
 /// `cuInit`.
 pub type CuInit = unsafe extern "C" fn(c_uint) -> u32;
