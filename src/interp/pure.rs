@@ -57,6 +57,7 @@ pub fn is_pure(kind: &OpKind) -> bool {
             | OpKind::Slct { .. }
             | OpKind::Testp { .. }
             | OpKind::Cvt { .. }
+            | OpKind::CvtFp8 { .. }
             | OpKind::Pack { .. }
             | OpKind::Unpack { .. }
             | OpKind::Cvta { .. }
@@ -202,6 +203,9 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
             for (k, o) in out.iter_mut().enumerate().take(op.dsts.len()) {
                 *o = (src(0) >> (k as u32 * bits)) & m;
             }
+        }
+        OpKind::CvtFp8 { form, ty, relu } => {
+            out[0] = sem::fp8::eval(*form, *ty, *relu, src(0), src(1));
         }
         OpKind::Cvta { space, to_generic } => {
             let window = match space {

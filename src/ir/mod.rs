@@ -596,6 +596,9 @@ pub enum OpKind {
         src_offset: i64,
         mbarrier: Option<i64>,
     },
+    /// `cvt` between a pair of 8-bit floats and f32 or f16x2
+    /// (`sem::fp8::eval`): srcs `a` (and `b` for `FromF32`), dst `d`.
+    CvtFp8 { form: Fp8Cvt, ty: Fp8, relu: bool },
     /// The `mbarrier` family and `cp.async.mbarrier.arrive` (see
     /// `sem::mbarrier`): srcs `addr` then the op's operands (`init`:
     /// `count`; `expect_tx`/`complete_tx`: `txCount`; `arrive`: `count,

@@ -264,6 +264,25 @@ pub enum IntTernOp {
     },
 }
 
+/// An 8-bit float format (`.e4m3`, `.e5m2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fp8 {
+    E4m3,
+    E5m2,
+}
+
+/// The `cvt` forms between 8-bit float pairs and f32/f16x2 (see
+/// `sem::fp8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fp8Cvt {
+    /// `cvt.rn.satfinite{.relu}.<f8>x2.f32 d, a, b` (d .b16; a high).
+    FromF32,
+    /// `cvt.rn.satfinite{.relu}.<f8>x2.f16x2 d, a` (d .b16).
+    FromF16x2,
+    /// `cvt.rn{.relu}.f16x2.<f8>x2 d, a` (d .b32, a .b16).
+    ToF16x2,
+}
+
 /// `prmt` modes (PTX ISA §9.7.8.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PrmtMode {

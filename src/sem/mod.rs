@@ -12,6 +12,7 @@
 
 pub mod cvt;
 pub mod float;
+pub mod fp8;
 pub mod int;
 pub mod mbarrier;
 pub mod mma_forms;

@@ -556,6 +556,7 @@ impl Gen {
                 6 => self.convert(),
                 7 => self.compare(),
                 8 => self.local_access(),
+                9 if self.rng.chance(40) => self.fp8_convert(),
                 10 => self.video_op(),
                 _ => self.global_load(),
             }

@@ -1,4 +1,5 @@
-//! The generator's matrix and asynchronous-barrier statements: `wmma`
+//! The generator's matrix, 8-bit float and asynchronous-barrier
+//! statements: conversions between 8-bit float pairs and f32/f16x2, `wmma`
 //! loads, products and stores of every type and shape warpjit runs,
 //! `mma.sync`, and `mbarrier` phases (init, arrive in its forms, waits
 //! that spin, pending counts, inval). All in warp-uniform control flow, as
@@ -124,6 +125,20 @@ impl Gen {
     fn f_list(&mut self, n: usize) -> String {
         let regs: Vec<String> = (0..n).map(|i| format!("%f{i}")).collect();
         format!("{{{}}}", regs.join(", "))
+    }
+
+    /// A conversion between a pair of 8-bit floats and f32 or f16x2.
+    pub(super) fn fp8_convert(&mut self) {
+        let g = self.guard();
+        let (r, h, f, f2) = (self.r(), self.h(), self.f(), self.f());
+        let fp8 = *self.rng.pick(&["e4m3x2", "e5m2x2"]);
+        let relu = if self.rng.chance(30) { ".relu" } else { "" };
+        let s = match self.rng.below(3) {
+            0 => format!("cvt.rn.satfinite{relu}.{fp8}.f32 {h}, {f}, {f2};"),
+            1 => format!("cvt.rn.satfinite{relu}.{fp8}.f16x2 {h}, {r};"),
+            _ => format!("cvt.rn{relu}.f16x2.{fp8} {r}, {h};"),
+        };
+        self.line(&format!("{g}{s}"));
     }
 
     /// A warp-wide matrix product: A and B loaded with `wmma.load` from

@@ -694,6 +694,12 @@ impl FnLower<'_> {
         if m.has(Kw::Pack) {
             return Err(unsupported(ins.span, "`cvt.pack`"));
         }
+        if m.types
+            .iter()
+            .any(|t| matches!(t, ScalarType::E4m3x2 | ScalarType::E5m2x2))
+        {
+            return self.cvt_fp8(ins, m);
+        }
         if m.types.as_slice() == [ScalarType::Tf32, ScalarType::F32]
             && m.rounding() == Some(Rounding::Rna)
             && !m.has(Kw::Satfinite)

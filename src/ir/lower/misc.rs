@@ -2,13 +2,15 @@
 //! without modelling their operands (refused at their line with the
 //! reason): the Hopper hints (`setmaxnreg`, `griddepcontrol`,
 //! `createpolicy`), Blackwell's `tcgen05`, `clusterlaunchcontrol` and
-//! `st.bulk`, and multi-GPU `multimem`.
+//! `st.bulk`, and multi-GPU `multimem`; and `cvt` between 8-bit float pairs
+//! and f32/f16x2.
 
 use super::func::FnLower;
+use super::mods::Mods;
 use super::{error, unsupported};
-use crate::front::ast::{Instruction, Opcode, OperandKind};
+use crate::front::ast::{Instruction, Kw, Opcode, OperandKind, ScalarType};
 use crate::front::{Diagnostic, DiagnosticKind};
-use crate::ir::{OpKind, Ty, Unit};
+use crate::ir::{Fp8, Fp8Cvt, OpKind, Rounding, Ty, Unit};
 
 impl FnLower<'_> {
     pub(crate) fn hints_and_refusals(&mut self, ins: &Instruction) -> Result<(), Diagnostic> {
@@ -69,5 +71,62 @@ impl FnLower<'_> {
         )),
             op => unreachable!("{op:?} is not a hint or a refused family"),
         }
+    }
+
+    /// `cvt` between a pair of 8-bit floats and f32 or f16x2: the three
+    /// forms the ISA has for `.e4m3x2`/`.e5m2x2` (`sem::fp8`), `.rn` only,
+    /// `.satfinite` required when narrowing.
+    pub(crate) fn cvt_fp8(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        let fp8 = |t: &ScalarType| match t {
+            ScalarType::E4m3x2 => Some(Fp8::E4m3),
+            ScalarType::E5m2x2 => Some(Fp8::E5m2),
+            _ => None,
+        };
+        let bad = |why: &str| {
+            Err(error(
+                DiagnosticKind::Semantic,
+                ins.span,
+                format!(
+                    "`{}`: {why}",
+                    super::instr::instruction_name(ins, ins.opcode)
+                ),
+            ))
+        };
+        if m.rounding() != Some(Rounding::Rn) {
+            return bad("conversions of 8-bit float pairs round with `.rn`");
+        }
+        let relu = m.has(Kw::Relu);
+        let (form, ty, dst, srcs): (Fp8Cvt, Fp8, Ty, &[Ty]) = match m.types.as_slice() {
+            [d, ScalarType::F32] if fp8(d).is_some() => (
+                Fp8Cvt::FromF32,
+                fp8(d).unwrap(),
+                Ty::B16,
+                &[Ty::F32, Ty::F32],
+            ),
+            [d, ScalarType::F16x2] if fp8(d).is_some() => {
+                (Fp8Cvt::FromF16x2, fp8(d).unwrap(), Ty::B16, &[Ty::B32])
+            }
+            [ScalarType::F16x2, s] if fp8(s).is_some() => {
+                (Fp8Cvt::ToF16x2, fp8(s).unwrap(), Ty::B32, &[Ty::B16])
+            }
+            _ => {
+                return Err(unsupported(
+                    ins.span,
+                    format_args!("`{}`", super::instr::instruction_name(ins, ins.opcode)),
+                ))
+            }
+        };
+        if form != Fp8Cvt::ToF16x2 && !m.has(Kw::Satfinite) {
+            return bad("narrowing to 8-bit floats needs `.satfinite`");
+        }
+        let n = srcs.len();
+        let ops = self.operands(ins, n + 1..=n + 1)?;
+        let d = self.dst(&ops[0], dst)?;
+        let mut s = Vec::with_capacity(n);
+        for (o, t) in ops[1..].iter().zip(srcs) {
+            s.push(self.src(ins, o, *t)?);
+        }
+        let kind = OpKind::CvtFp8 { form, ty, relu };
+        self.emit(ins, kind, vec![d], s, Unit::Fp16, 1)
     }
 }
