@@ -353,28 +353,6 @@ fn link_library_kernel_and_occupancy() {
 
 // ---- Issue 25: entry points clients call -----------------------------------------------
 
-/// `CUDA_MEMCPY2D`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct Memcpy2D {
-    src_x: usize,
-    src_y: usize,
-    src_type: c_uint,
-    src_host: *const c_void,
-    src_device: u64,
-    src_array: Handle,
-    src_pitch: usize,
-    dst_x: usize,
-    dst_y: usize,
-    dst_type: c_uint,
-    dst_host: *mut c_void,
-    dst_device: u64,
-    dst_array: Handle,
-    dst_pitch: usize,
-    width: usize,
-    height: usize,
-}
-
 impl Memcpy2D {
     fn new(width: usize, height: usize) -> Memcpy2D {
         let null = std::ptr::null_mut();

@@ -12,27 +12,6 @@ mod common;
 use common::*;
 
 #[repr(C)]
-#[derive(Clone, Copy)]
-struct Memcpy2D {
-    src_x: usize,
-    src_y: usize,
-    src_type: c_uint,
-    src_host: *const c_void,
-    src_device: u64,
-    src_array: Handle,
-    src_pitch: usize,
-    dst_x: usize,
-    dst_y: usize,
-    dst_type: c_uint,
-    dst_host: *mut c_void,
-    dst_device: u64,
-    dst_array: Handle,
-    dst_pitch: usize,
-    width: usize,
-    height: usize,
-}
-
-#[repr(C)]
 #[derive(Clone, Copy, Default)]
 struct Array3dDescriptor {
     width: usize,

@@ -29,6 +29,28 @@ pub type Launch = unsafe extern "C" fn(
 ) -> u32;
 
 /// `cuMemAlloc_v2`.
+/// `CUDA_MEMCPY2D`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Memcpy2D {
+    pub src_x: usize,
+    pub src_y: usize,
+    pub src_type: c_uint,
+    pub src_host: *const c_void,
+    pub src_device: u64,
+    pub src_array: Handle,
+    pub src_pitch: usize,
+    pub dst_x: usize,
+    pub dst_y: usize,
+    pub dst_type: c_uint,
+    pub dst_host: *mut c_void,
+    pub dst_device: u64,
+    pub dst_array: Handle,
+    pub dst_pitch: usize,
+    pub width: usize,
+    pub height: usize,
+}
+
 /// `CUlaunchAttribute`: an id padded to 8 bytes, then a 64-byte value.
 #[repr(C)]
 pub struct LaunchAttribute {
