@@ -7,6 +7,8 @@
 #   1. the hardware calibration kit (hw_calibrate.py) over the corpus and every
 #      fidelity run: kernel times, clock64 reads, driver-built kernel attributes,
 #      clocks, outputs against the references           -> $OUT/hwcal.json
+#   1b. gpu_check.py over every sample (outputs, printf and expected faults,
+#      each launch in its own process)                    -> $OUT/gpucheck.json
 #   2. Nsight Compute counters for the fidelity runs (DRAM and L2 sectors, L1
 #      sectors and hit rates, shared-memory wavefronts and bank conflicts, SASS
 #      warp-instructions, cycles), one ncu invocation per group of runs; caches
@@ -40,6 +42,11 @@ timeout -k 5 "${HWCAL_LIMIT_S:-270}" "$PY" ptx-samples/gen/hw_calibrate.py \
 elapsed "kit exit status $?"
 tail -n 15 "$OUT/hwcal.log"
 
+# 1b. Every sample's outputs, printf and expected faults (its log joins the kit's).
+timeout -k 5 "${GPUCHECK_LIMIT_S:-60}" "$PY" ptx-samples/gen/gpu_check.py --jobs 8 --timeout 20 \
+  --json "$OUT/gpucheck.json" >> "$OUT/hwcal.log" 2>&1
+elapsed "gpu_check exit status $?"
+
 # 2. Counters. ncu's own metric list decides which of the wanted ones exist here.
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
 if [ -z "$NCU" ]; then elapsed "no ncu: counters skipped"; exit 0; fi
@@ -52,10 +59,10 @@ l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum l1tex__t_sector_pipe_lsu_mem_glob
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 sm__warps_active.avg.pct_of_peak_sustained_active"
-"$NCU" --query-metrics > "$OUT/ncu-metrics.txt" 2>&1
+"$NCU" --query-metrics > /tmp/ncu-metrics.txt 2>&1
 METRICS=""
 for m in $WANT; do
-  if grep -Eq "^[[:space:]]*${m%%.*}[[:space:]]" "$OUT/ncu-metrics.txt"; then METRICS="$METRICS${METRICS:+,}$m"
+  if grep -Eq "^[[:space:]]*${m%%.*}[[:space:]]" /tmp/ncu-metrics.txt; then METRICS="$METRICS${METRICS:+,}$m"
   else echo "metric not offered here: $m" >> "$OUT/machine.txt"; fi
 done
 elapsed "ncu metrics: $METRICS"
@@ -68,8 +75,8 @@ group() {  # NAME LIMIT_S FILTER...
     > "/tmp/ncu-$name.log" 2>&1
   elapsed "ncu $name exit status $? ($(grep -c '"' "$OUT/ncu-$name.csv" 2>/dev/null) csv lines)"
 }
-group transpose "${NCU_TRANSPOSE_S:-100}" fidelity/transpose fidelity/cudasamples_transpose
-group copy "${NCU_COPY_S:-60}" fidelity/stride_copy fidelity/offset_copy fidelity/gpumembench fidelity/accelsim_shared
-group stream "${NCU_STREAM_S:-60}" fidelity/babelstream fidelity/gpubench_stream fidelity/gpubench_cache
-group reduce "${NCU_REDUCE_S:-60}" fidelity/harris fidelity/cuda_sdk fidelity/mixbench
+group transpose "${NCU_TRANSPOSE_S:-90}" fidelity/transpose fidelity/cudasamples_transpose
+group copy "${NCU_COPY_S:-50}" fidelity/stride_copy fidelity/offset_copy fidelity/gpumembench fidelity/accelsim_shared
+group stream "${NCU_STREAM_S:-50}" fidelity/babelstream fidelity/gpubench_stream fidelity/gpubench_cache
+group reduce "${NCU_REDUCE_S:-45}" fidelity/harris fidelity/cuda_sdk fidelity/mixbench
 elapsed "done"
