@@ -67,11 +67,11 @@ impl Warp {
                     m = Mbarrier::init(arg(self, 1)).map_err(|e| self.misuse(cta, op, l, e))?;
                     Ok(())
                 }
-                MbarrierOp::Inval => {
-                    self.store_place(cta, place, 8, 0, l);
-                    cta.mbarrier_changes += 1;
-                    continue;
-                }
+                // The ISA leaves the object's contents undefined after
+                // `inval`; an H100 leaves its word as it was (measured:
+                // ptx-samples/hw/h100-gpucheck.json, mbarrier_phases), and so
+                // does this.
+                MbarrierOp::Inval => continue,
                 MbarrierOp::ExpectTx => m.add_tx(arg(self, 1) as i64),
                 MbarrierOp::CompleteTx => m.add_tx(-(arg(self, 1) as i64)),
                 MbarrierOp::Arrive {

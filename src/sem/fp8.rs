@@ -5,9 +5,11 @@
 //! (`.satfinite`, which the ISA requires): a magnitude beyond the largest
 //! finite value, infinities included, gives that value with its sign; NaN
 //! gives the NaN 0x7f. `.relu` turns negative results (and -0) into +0.
-//! Widening to f16 is exact; an e4m3 NaN becomes f16's canonical NaN
-//! 0x7fff, an e5m2 value moves unchanged into f16's high byte (e5m2 is
-//! f16 with its low byte dropped). Not checked against a GPU.
+//! Widening to f16 is exact; a NaN of either format becomes f16's
+//! canonical NaN 0x7fff, any other e5m2 value moves unchanged into f16's
+//! high byte (e5m2 is f16 with its low byte dropped). Checked against an
+//! H100 (sample `cuda/fp8_convert`, ptx-samples/hw/h100-gpucheck.json):
+//! the e5m2 NaN's widening to 0x7fff is what it showed.
 
 pub use crate::ir::Fp8;
 use crate::sem::mma_forms::fp8_value;
@@ -74,10 +76,7 @@ pub fn to_f16(bits: u8, ty: Fp8, relu: bool) -> u16 {
         bits,
     );
     if v.is_nan() {
-        return match ty {
-            Fp8::E5m2 if !relu => (bits as u16) << 8,
-            _ => 0x7fff,
-        };
+        return 0x7fff;
     }
     if relu && (v < 0.0 || bits == 0x80) {
         return 0;
@@ -163,5 +162,9 @@ mod tests {
         assert_eq!(unpack_f16x2(0x38c0, Fp8::E4m3, false), 0x3c00_c000);
         assert_eq!(unpack_f16x2(0x7f7c, Fp8::E4m3, false), 0x7fff_5e00); // 384
         assert_eq!(unpack_f16x2(0x3cc0, Fp8::E5m2, true), 0x3c00_0000);
+        // An e5m2 NaN widens to the canonical f16 NaN, not to 0x7f00
+        // (measured on an H100: ptx-samples/hw/h100-gpucheck.json).
+        assert_eq!(unpack_f16x2(0x7f5f, Fp8::E5m2, false), 0x7fff_5f00);
+        assert_eq!(unpack_f16x2(0x247f, Fp8::E5m2, false), 0x2400_7fff);
     }
 }
