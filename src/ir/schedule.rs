@@ -14,8 +14,11 @@
 //! - **Dependences** are kept exactly: a register read after a write, a
 //!   write after a read or a write (a guard is a read; a guarded op's
 //!   destinations are also read, since inactive lanes keep them); loads
-//!   stay on their side of every store, atomic or asynchronous copy, and
-//!   those keep their order. Barriers, fences, calls, clock reads,
+//!   stay on their side of every store, atomic or asynchronous copy that
+//!   may write what they read (the same state space, or either one
+//!   generic: a global load moves above a shared store, as ptxas moves
+//!   `LDG` above `STS`, since the two spaces cannot alias), and stores
+//!   keep their order. Barriers, fences, calls, clock reads,
 //!   warp-collective ops and `nop`s are not moved and nothing crosses
 //!   them: a block is scheduled in segments between them.
 //! - **Priority** is the latency-weighted height of an op in the
@@ -56,6 +59,39 @@ enum Class {
     Store,
     /// Nothing moves across it.
     Fixed,
+}
+
+/// Memory that ops of different classes cannot share: global, shared,
+/// local, and the rest (generic addresses, parameter areas, asynchronous
+/// copies that read one space and write another), which may be any.
+const ALIAS_CLASSES: usize = 4;
+const ANY_SPACE: usize = 3;
+
+fn space_class(space: Space) -> usize {
+    match space {
+        Space::Global => 0,
+        Space::Shared => 1,
+        Space::Local => 2,
+        _ => ANY_SPACE,
+    }
+}
+
+/// The alias class of a load or store (`Class::Load`/`Class::Store`).
+fn alias_class(op: &Op) -> usize {
+    match &op.kind {
+        OpKind::Ld { space, .. }
+        | OpKind::St { space, .. }
+        | OpKind::Atom { space, .. }
+        | OpKind::Ldmatrix { space, .. }
+        | OpKind::Stmatrix { space, .. }
+        | OpKind::WmmaLoad { space, .. }
+        | OpKind::WmmaStore { space, .. } => space_class(*space),
+        _ => ANY_SPACE,
+    }
+}
+
+fn may_alias(a: usize, b: usize) -> bool {
+    a == b || a == ANY_SPACE || b == ANY_SPACE
 }
 
 fn class(op: &Op) -> Class {
@@ -136,7 +172,10 @@ fn schedule_segment(ops: &[Op], nregs: usize) -> Vec<usize> {
     let mut last_write: Vec<u32> = vec![NONE; nregs];
     let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nregs];
     let mut last_store = NONE;
-    let mut loads_since_store: Vec<u32> = Vec::new();
+    // Per alias class (`alias_class`): the last store, and the loads since
+    // the last store that may write what they read.
+    let mut last_store_in = [NONE; ALIAS_CLASSES];
+    let mut loads_since_store: [Vec<u32>; ALIAS_CLASSES] = Default::default();
     let mut preds: Vec<u32> = Vec::new();
     for (j, op) in ops.iter().enumerate() {
         preds.clear();
@@ -159,17 +198,26 @@ fn schedule_segment(ops: &[Op], nregs: usize) -> Vec<usize> {
         }
         match classes[j] {
             Class::Load => {
-                if last_store != NONE {
-                    preds.push(last_store);
+                let c = alias_class(op);
+                for k in 0..ALIAS_CLASSES {
+                    if may_alias(c, k) && last_store_in[k] != NONE {
+                        preds.push(last_store_in[k]);
+                    }
                 }
-                loads_since_store.push(j as u32);
+                loads_since_store[c].push(j as u32);
             }
             Class::Store => {
                 if last_store != NONE {
                     preds.push(last_store);
                 }
-                preds.append(&mut loads_since_store);
+                let c = alias_class(op);
+                for (k, loads) in loads_since_store.iter_mut().enumerate() {
+                    if may_alias(c, k) {
+                        preds.append(loads);
+                    }
+                }
                 last_store = j as u32;
+                last_store_in[c] = j as u32;
             }
             Class::Pure | Class::Fixed => {}
         }

@@ -80,3 +80,49 @@ pub fn measured(json: &str) -> Result<(String, Vec<Measured>), String> {
     }
     Ok((cc, out))
 }
+
+/// One corpus sample's launch as the kit measured it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredSample {
+    /// `suite/name`, e.g. `cuda/saxpy`.
+    pub id: String,
+    /// The PTX file's name in the sample's directory.
+    pub ptx: String,
+    /// The median over repetitions of the launch's time, in ms.
+    pub median_ms: f64,
+    /// The registers per thread of the driver's binary, where it said.
+    pub regs: Option<u32>,
+    /// The SM clock NVML read right after the launch, where it could.
+    pub sm_clock_mhz: Option<f64>,
+}
+
+/// The kit's empty-kernel time (ms: a launch's fixed cost as events see
+/// it) and the corpus samples that ran ("ok") in a kit file.
+pub fn measured_samples(json: &str) -> Result<(f64, Vec<MeasuredSample>), String> {
+    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if v["schema"] != "warpjit-hwcal/1" {
+        return Err(format!("schema {} is not warpjit-hwcal/1", v["schema"]));
+    }
+    let baseline = v["baseline"]["median_ms"]
+        .as_f64()
+        .ok_or("no empty-kernel baseline")?;
+    let mut out = Vec::new();
+    for r in v["samples"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        if r["status"] != "ok" {
+            continue;
+        }
+        let (Some(id), Some(ptx), Some(median_ms)) =
+            (r["id"].as_str(), r["ptx"].as_str(), r["median_ms"].as_f64())
+        else {
+            continue;
+        };
+        out.push(MeasuredSample {
+            id: id.to_string(),
+            ptx: ptx.to_string(),
+            median_ms,
+            regs: r["func"]["num_regs"].as_u64().map(|n| n as u32),
+            sm_clock_mhz: r["clocks_after"]["sm_clock_mhz"].as_f64(),
+        });
+    }
+    Ok((baseline, out))
+}
