@@ -55,3 +55,38 @@ fn scaled_files_and_other_schemas_are_refused() {
     let e = measured(r#"{"schema": "other/2"}"#).unwrap_err();
     assert!(e.contains("not warpjit-hwcal/1"), "{e}");
 }
+
+#[test]
+fn the_kits_samples_and_empty_kernel_read_back() {
+    use common::hw::{measured_samples, MeasuredSample};
+    let file = r#"{"schema": "warpjit-hwcal/1", "options": {"scale": 1},
+        "device": {"compute_capability": "9.0"},
+        "baseline": {"kernel": "hwcal_empty", "median_ms": 0.003072},
+        "samples": [
+          {"id": "cuda/saxpy", "status": "ok", "ptx": "kernel.compute_80.ptx",
+           "median_ms": 0.0044, "func": {"num_regs": 12},
+           "clocks_after": {"sm_clock_mhz": 1980}},
+          {"id": "cuda/texture_fetch", "status": "error", "ptx": "kernel.compute_80.ptx"},
+          {"id": "cuda/assert_fail", "status": "skipped", "reason": "expect_error"}
+        ], "runs": []}"#;
+    let (launch, samples) = measured_samples(file).unwrap();
+    assert_eq!(launch, 0.003072);
+    assert_eq!(
+        samples,
+        [MeasuredSample {
+            id: "cuda/saxpy".into(),
+            ptx: "kernel.compute_80.ptx".into(),
+            median_ms: 0.0044,
+            regs: Some(12),
+            sm_clock_mhz: Some(1980.0),
+        }]
+    );
+    // The committed H100 file reads back whole.
+    let text = std::fs::read_to_string(common::repo_root().join("ptx-samples/hw/h100.json")).unwrap();
+    let (launch, samples) = measured_samples(&text).unwrap();
+    assert!(launch > 0.002 && launch < 0.005, "{launch}");
+    assert!(samples.len() >= 100, "{}", samples.len());
+    let (cc, runs) = common::hw::measured(&text).unwrap();
+    assert_eq!(cc, "9.0");
+    assert_eq!(runs.len(), 86);
+}
