@@ -1,12 +1,17 @@
 //! The hardware calibration kit (`ptx-samples/gen/hw_calibrate.py`) against
 //! the libcuda.so cargo built for this test run, so that the kit is known to
-//! work before a GPU is lent: two corpus samples, a BabelStream run (scaled
+//! work before a GPU is lent: corpus samples (texture and surface objects
+//! and a cooperative launch among them), a BabelStream run (scaled
 //! down by the kit's `--scale 64`) and the self-test runs that use every
 //! runs.toml feature (reads of clock64 cycle counts, untimed launches,
 //! `K*sm` (grids, scalars, buffer sizes), `occupancy:K`, buffer offsets,
 //! every fill, and a kernel fault that poisons the
 //! context, after which a fresh worker goes on), through the kit's
-//! `--self-test` checks of its JSON. Needs python3; skipped (with a message)
+//! `--self-test` checks of its JSON. And `ptx-samples/gen/gpu_check.py`
+//! likewise: its dry run over the corpus, `gpu_objects.py`'s round trips
+//! through every texture and surface geometry, then the samples whose
+//! launches need more than buffers (textures, surfaces, cooperative,
+//! clusters, printf) through the shim. Needs python3; skipped (with a message)
 //! without it.
 
 use std::path::PathBuf;
@@ -61,6 +66,9 @@ fn calibration_kit_runs_against_the_shim() {
         .args([
             "cuda/vector_add",
             "clang/saxpy",
+            "cuda/texture_fetch",
+            "cuda/surface_rw",
+            "cuda/grid_sync",
             "fidelity/babelstream_copy_f64",
             "fidelity/selftest_",
         ])
@@ -80,6 +88,9 @@ fn calibration_kit_runs_against_the_shim() {
         "\"complete\": true",
         "\"id\": \"cuda/vector_add\"",
         "\"id\": \"clang/saxpy\"",
+        "\"id\": \"cuda/texture_fetch\"",
+        "\"id\": \"cuda/surface_rw\"",
+        "\"cooperative\": true",
         "\"id\": \"fidelity/babelstream_copy_f64\"",
         "\"id\": \"fidelity/selftest_chain_add_s32\"",
         "\"id\": \"fidelity/selftest_fma_throughput\"",
@@ -94,9 +105,72 @@ fn calibration_kit_runs_against_the_shim() {
     ] {
         assert!(json.contains(want), "{want} not in {}", out.display());
     }
-    // 2 samples and 5 runs: all ok but the self-test's fault, after which a
-    // fresh worker ran the rest.
-    assert!(json.contains("\"items\": 7,"), "{json}");
-    assert!(json.contains("\"ok\": 6,"), "{json}");
+    // 6 (sample, PTX) pairs and 5 runs: all ok but the self-test's fault,
+    // after which a fresh worker ran the rest; every sample's outputs match.
+    assert!(json.contains("\"items\": 11,"), "{json}");
+    assert!(json.contains("\"ok\": 10,"), "{json}");
     assert!(json.contains("\"error\": 1,"), "{json}");
+    assert!(json.contains("\"check_pass\": 6,"), "{json}");
+    assert!(json.contains("\"check_fail\": 0\n"), "{json}");
+}
+
+#[test]
+fn gpu_check_runs_against_the_shim() {
+    let Some(python) = python3() else {
+        eprintln!("skipped: no python3 (3.6 or later) to run ptx-samples/gen/gpu_check.py");
+        return;
+    };
+    let dry = Command::new(python)
+        .current_dir(repo())
+        .args(["ptx-samples/gen/gpu_check.py", "--dry-run"])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&dry.stdout);
+    assert!(
+        dry.status.success() && stdout.contains(" 0 with problems"),
+        "gpu_check.py --dry-run:\n{stdout}\n{}",
+        String::from_utf8_lossy(&dry.stderr)
+    );
+    // Every texture/surface geometry's copies and descriptors (no kernel).
+    let trips = Command::new(python)
+        .current_dir(repo())
+        .arg("ptx-samples/gen/gpu_objects.py")
+        .arg("--libcuda")
+        .arg(library())
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&trips.stdout);
+    assert!(
+        trips.status.success() && stdout.contains("12 of 12 ok"),
+        "gpu_objects.py round trips:\n{stdout}\n{}",
+        String::from_utf8_lossy(&trips.stderr)
+    );
+    let result = Command::new(python)
+        .current_dir(repo())
+        .arg("ptx-samples/gen/gpu_check.py")
+        .arg("--libcuda")
+        .arg(library())
+        .args(["--jobs", "2", "--timeout", "300"])
+        .args([
+            "cuda/texture_fetch",
+            "cuda/surface_rw",
+            "cuda/grid_sync",
+            "cuda/cluster_dsmem",
+            "cuda/printf_basic",
+        ])
+        .env("WARPJIT_ARCH", "sm_90")
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        result.status.success(),
+        "gpu_check.py --libcuda failed:\n{stdout}\n{stderr}"
+    );
+    // texture_fetch, surface_rw, grid_sync (2 PTX), cluster_dsmem,
+    // printf_basic (2 PTX)
+    assert!(
+        stdout.contains("7 (sample, ptx) pairs, 7 PASS, 0 FAIL on warpjit"),
+        "{stdout}"
+    );
 }

@@ -9,7 +9,13 @@ libcuda.so.1), builds the arguments from "args" (format in ptx-samples/README.md
 "globals", launches, synchronizes, reads back every output and compares each "expect"
 entry with its reference file by the README's rule (integers bit-exact; floats
 |got-want| <= abs_tol + rel_tol*|want|, NaN matches NaN). "stdout" samples compare the
-device printf output; "expect_error" samples must fail with the matching CUDA error.
+device printf output: exactly, or, since a GPU's printf order across threads is
+unspecified, as a multiset of lines (a pass that records "order_differs");
+"expect_error" samples must fail with the matching CUDA error. `tex:`/`surf:` arguments
+become texture and surface objects over CUDA arrays or linear memory (gpu_objects.py;
+a surface's `out=` contents are read back as an output); "cooperative": true launches
+with cuLaunchCooperativeKernel, "cluster": [x, y, z] with cuLaunchKernelEx and a cluster
+dimension.
 
 Each (sample, ptx) runs in its own child process (this script with --child), so a
 failed assert (which poisons the context), a crash or a hang cannot affect the others,
@@ -19,6 +25,10 @@ and the child's stdout is exactly the device printf output.
 the argument buffers (count, sizes, files present), the globals and the expect entries.
 
 FILTER words select samples whose "suite/name" contains any of them.
+
+--libcuda PATH loads that driver library instead of libcuda.so.1: with warpjit's
+(target/release/libcuda.so, WARPJIT_ARCH=sm_90 for the sm_90 samples) the whole GPU path
+runs on the CPU. (--self-test needs no library at all: its children only pretend.)
 
 Only the Python standard library and ctypes are used.
 """
@@ -35,6 +45,8 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+import gpu_objects
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # ptx-samples/
 SUITES = ["cuda", "triton", "numba", "clang"]
@@ -203,7 +215,8 @@ def parse_module_vars(ptx):
 
 def plan_args(sdir, spec):
     """Parse sample.json args into a list of dicts:
-    {kind: scalar|in|out|inout|bytes, data: bytes (scalar/bytes/in contents), size, out: path}"""
+    {kind: scalar|in|out|inout|bytes|tex|surf, data: bytes (scalar/bytes/in contents, the
+    texels), size, out: path (out, inout, a surface's out=), obj: the parsed tex/surf}"""
     plan = []
     for a in spec["args"]:
         kind, _, rest = a.partition(":")
@@ -225,6 +238,10 @@ def plan_args(sdir, spec):
             with open(os.path.join(sdir, rest), "rb") as f:
                 data = f.read()
             plan.append({"kind": "bytes", "spec": a, "data": data})
+        elif kind in ("tex", "surf"):  # a texture or surface object (gpu_objects.py)
+            o = gpu_objects.parse(kind, rest, a)
+            plan.append({"kind": kind, "spec": a, "obj": o, "data": gpu_objects.load_data(sdir, o),
+                         "size": o["bytes"], "out": o["out"]})
         else:
             raise ValueError("unknown argument spec %r" % a)
     return plan
@@ -260,8 +277,10 @@ def dry_check(sdir, spec, ptx_file):
         if sz != p["size"]:
             problems.append("arg %d %r: %d bytes, .param %s is %d bytes"
                             % (i, a["spec"], sz, p["name"], p["size"]))
-        if a["kind"] in ("in", "out", "inout") and p["type"] not in ("u64", "b64", "s64"):
-            problems.append("arg %d %r is a pointer but .param is .%s" % (i, a["spec"], p["type"]))
+        handle = a["kind"] in ("in", "out", "inout", "tex", "surf")
+        if handle and p["type"] not in ("u64", "b64", "s64"):
+            problems.append("arg %d %r is a pointer or object but .param is .%s"
+                            % (i, a["spec"], p["type"]))
     mvars = parse_module_vars(ptx)
     for name, path in parse_globals(spec.get("globals")):
         if name not in mvars:
@@ -272,7 +291,7 @@ def dry_check(sdir, spec, ptx_file):
                 problems.append("global %s: file %d bytes > variable %d" % (name, sz, mvars[name]))
     outs = {}
     for a in plan:
-        if a["kind"] in ("out", "inout"):
+        if a.get("out"):
             outs[a["out"]] = a["size"]
     for name, path in parse_globals(spec.get("globals_out")):
         if name not in mvars:
@@ -294,6 +313,10 @@ def dry_check(sdir, spec, ptx_file):
             problems.append("reference %s size not a multiple of %s" % (e["reference"], e["type"]))
     if spec.get("stdout") and not os.path.exists(os.path.join(sdir, spec["stdout"])):
         problems.append("stdout file missing")
+    cl = spec.get("cluster")
+    if cl is not None and (len(cl) != 3 or min(cl) < 1
+                           or any(g % c for g, c in zip(spec["grid"], cl))):
+        problems.append("cluster %s does not divide grid %s" % (cl, spec["grid"]))
     sb = spec.get("shared_bytes", 0)
     info = {"params": len(params), "param_bytes": sum(p["size"] for p in params), "shared": sb}
     return problems, info
@@ -324,6 +347,7 @@ class Cuda:
         L.cuLaunchKernel.argtypes = [vp, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                                      ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                                      ctypes.c_uint, vp, ctypes.POINTER(vp), ctypes.POINTER(vp)]
+        L.cuLaunchCooperativeKernel.argtypes = [vp] + [ctypes.c_uint] * 7 + [vp, ctypes.POINTER(vp)]
         L.cuCtxCreate_v2.argtypes = [ctypes.POINTER(vp), ctypes.c_uint, ctypes.c_int]
         L.cuDevicePrimaryCtxRetain.argtypes = [ctypes.POINTER(vp), ctypes.c_int]
         L.cuCtxSetCurrent.argtypes = [vp]
@@ -405,12 +429,13 @@ def child_run(sdir, ptx_file, result_path):
 
 def _fake_child_run(sdir, spec, ptx_file, res):
     """--self-test: no GPU; pretend the device produced the reference outputs (with one
-    element of the first output perturbed) to exercise the parent's comparison path."""
+    element of the first output perturbed, the printf lines reversed) to exercise the
+    parent's comparison path."""
     plan = plan_args(sdir, spec)
     refs = {e["file"]: e["reference"] for e in spec.get("expect", [])}
     first = True
     for a in plan:
-        if a["kind"] in ("out", "inout"):
+        if a.get("out"):
             data = bytearray(a["size"])
             if a["out"] in refs:
                 data = bytearray(open(os.path.join(sdir, refs[a["out"]]), "rb").read())
@@ -420,8 +445,9 @@ def _fake_child_run(sdir, spec, ptx_file, res):
             res["outputs"][a["out"]] = base64.b64encode(bytes(data)).decode()
     for gname, path in parse_globals(spec.get("globals_out")):
         res["outputs"][path] = base64.b64encode(open(os.path.join(sdir, refs[path]), "rb").read()).decode()
-    if spec.get("stdout"):
-        sys.stdout.write(open(os.path.join(sdir, spec["stdout"])).read())
+    if spec.get("stdout"):  # the lines in reverse order, as a GPU may print them
+        lines = open(os.path.join(sdir, spec["stdout"])).read().splitlines(True)
+        sys.stdout.write("".join(reversed(lines)))
     if spec.get("expect_error"):
         sys.stdout.write(spec["expect_error"].get("contains", ""))
         raise CudaError(710, "fake assert")
@@ -452,9 +478,10 @@ class SampleSetup:
 
     reset() restores the state before the first launch (buffers zeroed then refilled from
     their files, globals rewritten, and with snapshot_globals_out the globals_out variables
-    restored to their contents at load time) so a sample can be launched again from the
-    same inputs; read_outputs() returns {path: bytes} of every out/inout argument and
-    globals_out variable; free() releases the buffers."""
+    restored to their contents at load time, texture and surface contents rewritten) so a
+    sample can be launched again from the same inputs; read_outputs() returns {path: bytes}
+    of every out/inout argument, surface out= and globals_out variable; free() destroys the
+    texture and surface objects and releases the buffers and arrays."""
 
     def __init__(self, cu, mod, sdir, spec, snapshot_globals_out=False):
         self.cu = cu
@@ -463,12 +490,17 @@ class SampleSetup:
         self.opted_in = set()  # functions given the dynamic shared memory they need
         self.buffers = []  # (dptr, size, data or None): every device buffer, for reset
         self.outputs = []  # (path, dptr, size)
+        self.objects = []  # gpu_objects.DeviceObject: textures and surfaces
         holders = []       # keep argument byte buffers alive
         ptrs = []
         try:
             for a in plan_args(sdir, spec):
                 if a["kind"] in ("scalar", "bytes"):
                     b = ctypes.create_string_buffer(a["data"], len(a["data"]))
+                elif a["kind"] in ("tex", "surf"):
+                    obj = gpu_objects.DeviceObject(cu, a["obj"], a["data"])
+                    self.objects.append(obj)
+                    b = ctypes.create_string_buffer(struct.pack("<Q", obj.handle), 8)
                 else:
                     p = ctypes.c_uint64()
                     cu.check(L.cuMemAlloc_v2(ctypes.byref(p), max(a["size"], 1)), "cuMemAlloc")
@@ -521,9 +553,13 @@ class SampleSetup:
                 self.cu.check(L.cuMemcpyHtoD_v2(d, data, len(data)), "cuMemcpyHtoD")
         for d, data in self.globals + self.gout_snapshots:
             self.cu.check(L.cuMemcpyHtoD_v2(d, data, len(data)), "cuMemcpyHtoD(global)")
+        for obj in self.objects:
+            obj.reset()
 
     def launch(self, func, stream=None):
-        """Enqueues the launch; returns cuLaunchKernel's result code."""
+        """Enqueues the launch (cuLaunchCooperativeKernel for "cooperative": true,
+        cuLaunchKernelEx for "cluster": [x, y, z], else cuLaunchKernel); returns the
+        driver's result code."""
         shared = int(self.spec.get("shared_bytes", 0))
         if shared > 48 * 1024 and func.value not in self.opted_in:
             # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 (once: a launch that is
@@ -531,13 +567,27 @@ class SampleSetup:
             self.cu.check(self.cu.lib.cuFuncSetAttribute(func, 8, shared), "cuFuncSetAttribute")
             self.opted_in.add(func.value)
         g, b = self.spec["grid"], self.spec["block"]
+        coop = bool(self.spec.get("cooperative"))
+        if self.spec.get("cluster"):
+            return gpu_objects.launch_ex(self.cu, func, g, b, shared, stream, self.kparams,
+                                         cluster=self.spec["cluster"], cooperative=coop)
+        if coop:  # grid-wide sync needs every block resident at once
+            return self.cu.lib.cuLaunchCooperativeKernel(func, g[0], g[1], g[2], b[0], b[1], b[2],
+                                                         shared, stream, self.kparams)
         return self.cu.lib.cuLaunchKernel(func, g[0], g[1], g[2], b[0], b[1], b[2], shared,
                                           stream, self.kparams, None)
 
     def read_outputs(self):
-        return {path: self._read(d, size) for path, d, size in self.outputs + self.gouts}
+        out = {path: self._read(d, size) for path, d, size in self.outputs + self.gouts}
+        for obj in self.objects:
+            if obj.o["out"]:
+                out[obj.o["out"]] = obj.read()
+        return out
 
     def free(self):
+        for obj in getattr(self, "objects", []):
+            obj.free()
+        self.objects = []
         for d, _, _ in getattr(self, "buffers", []):
             self.cu.lib.cuMemFree_v2(d)
         self.buffers = []
@@ -546,7 +596,7 @@ class SampleSetup:
 def _child_run(sdir, spec, ptx_file, res):
     if os.environ.get("GPU_CHECK_FAKE"):
         return _fake_child_run(sdir, spec, ptx_file, res)
-    cu = Cuda()
+    cu = Cuda(os.environ.get("GPU_CHECK_LIBCUDA"))
     L = cu.lib
     open_device(cu, res)
     with open(os.path.join(sdir, ptx_file)) as f:
@@ -675,12 +725,20 @@ def run_one(key, sdir, spec, ptx_file, timeout):
             with open(os.path.join(sdir, spec["stdout"]), encoding="utf-8", errors="replace") as f:
                 want_s = f.read()
             so = {"file": spec["stdout"], "got": stdout_s}
+            gl, wl = stdout_s.splitlines(), want_s.splitlines()
             if stdout_s == want_s:
                 so["ok"] = True
+            elif gl != wl and sorted(gl) == sorted(wl):
+                # the same lines (as a multiset) in another order: printf order across
+                # threads is unspecified on a GPU, so this passes
+                so["ok"] = True
+                so["order_differs"] = True
+                so["first_moved"] = next(([i, a, b] for i, (a, b) in enumerate(zip(gl, wl))
+                                          if a != b), None)
+                notes.append("stdout: the same %d lines in another order (printf order across "
+                             "threads is unspecified on a GPU)" % len(gl))
             else:
                 so["ok"] = False
-                gl, wl = stdout_s.splitlines(), want_s.splitlines()
-                so["same_lines_other_order"] = sorted(gl) == sorted(wl)
                 diff = []
                 for i in range(max(len(gl), len(wl))):
                     a = gl[i] if i < len(gl) else None
@@ -689,11 +747,15 @@ def run_one(key, sdir, spec, ptx_file, timeout):
                         diff.append([i, a, b])
                 so["first"] = diff[:8]
                 so["lines_differ"] = len(diff)
-                if so["same_lines_other_order"]:
-                    problems.append("stdout: same lines, different order (GPU printf order "
-                                    "across warps/blocks is unspecified)")
+                missing = _multiset_minus(wl, gl)
+                extra = _multiset_minus(gl, wl)
+                so["missing_lines"], so["extra_lines"] = missing[:8], extra[:8]
+                if not diff:
+                    problems.append("stdout: the same lines, but the line endings or the final "
+                                    "newline differ")
                 else:
-                    problems.append("stdout: %d lines differ" % len(diff))
+                    problems.append("stdout: %d lines differ in place; %d expected lines "
+                                    "missing, %d unexpected" % (len(diff), len(missing), len(extra)))
             results.append(so)
         r["outputs_b64"] = outs
     r["compare"] = results
@@ -701,6 +763,20 @@ def run_one(key, sdir, spec, ptx_file, timeout):
     r["problems"] = problems
     r["status"] = "PASS" if not problems else "FAIL"
     return r
+
+
+def _multiset_minus(a, b):
+    """Lines of a not matched by a line of b (with multiplicity), in a's order."""
+    left = {}
+    for x in b:
+        left[x] = left.get(x, 0) + 1
+    out = []
+    for x in a:
+        if left.get(x):
+            left[x] -= 1
+        else:
+            out.append(x)
+    return out
 
 
 def print_result(r):
@@ -714,6 +790,12 @@ def print_result(r):
         print("    - " + p)
     for c in r["compare"]:
         if c.get("ok"):
+            continue
+        if c.get("missing_lines") or c.get("extra_lines"):  # what no reordering explains
+            for x in c["missing_lines"]:
+                print("      missing:    %r" % x)
+            for x in c["extra_lines"]:
+                print("      unexpected: %r" % x)
             continue
         if "lines_differ" in c:
             for i, a, b in c["first"]:
@@ -735,9 +817,11 @@ def main():
     ap.add_argument("--dry-run", action="store_true", help="check argument building only (no GPU)")
     ap.add_argument("--jobs", type=int, default=4, help="child processes at a time (default 4)")
     ap.add_argument("--self-test", action="store_true",
-                    help="no GPU: children return the reference outputs with one byte flipped, "
-                         "to exercise the comparison and reporting")
+                    help="no GPU: children return the reference outputs with one byte flipped "
+                         "and printf lines reversed, to exercise the comparison and reporting")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per launch (default 120)")
+    ap.add_argument("--libcuda", help="load this driver library instead of libcuda.so.1 "
+                    "(e.g. warpjit's target/release/libcuda.so)")
     ap.add_argument("--child", nargs=3, metavar=("SAMPLE_DIR", "PTX", "RESULT_JSON"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -769,6 +853,8 @@ def main():
 
     if args.self_test:
         os.environ["GPU_CHECK_FAKE"] = "1"
+    if args.libcuda:
+        os.environ["GPU_CHECK_LIBCUDA"] = os.path.abspath(args.libcuda)
     t0 = time.time()
     results = [None] * len(items)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:

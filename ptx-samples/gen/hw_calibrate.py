@@ -25,10 +25,14 @@ corpus (estimated: about 80 items of a few launches each; most of the time is th
 driver's PTX compilation); the summary prints the elapsed time.
 
 Repetitions. A sample's every timed launch starts from the sample's initial state: before
-each repetition its argument buffers are zeroed and refilled from their files and its
-globals rewritten (samples may modify their inputs: inout buffers, atomics into outputs,
-in-place sorts); the refill is outside the timed interval, so the inputs are freshly
-written (and small: likely L2-resident). The outputs checked against the reference are
+each repetition its argument buffers are zeroed and refilled from their files, its
+texture and surface contents rewritten and its globals rewritten (samples may modify
+their inputs: inout buffers, atomics into outputs, in-place sorts, surface writes); the
+refill is outside the timed interval, so the inputs are freshly written (and small:
+likely L2-resident). Arguments, texture and surface objects (`tex:`/`surf:`, made before
+the first launch and destroyed after the item) and the launch itself (cuLaunchKernel,
+cuLaunchCooperativeKernel for "cooperative", cuLaunchKernelEx for "cluster") are
+gpu_check.py's. The outputs checked against the reference are
 those of the last repetition. A fidelity run's buffers are filled once; each repetition
 (the warm-up included) runs the run's whole launch sequence in order, untimed launches
 too; its time is the sum of its timed launches' event times, and its reads are taken
@@ -85,7 +89,8 @@ absent):
       "context_poisoned"?: "…",     # the worker was replaced after this item
       "ptx_sha256": "…", "ptx_target": "sm_80", "ptx_version_patched"?: "8.8 -> 8.5",
       "launch": {"kernel": "vector_add", "grid": [4, 1, 1], "block": [256, 1, 1],
-                 "shared_bytes": 0, "args": ["in:a.bin", …], "globals"?: [...]},
+                 "shared_bytes": 0, "args": ["in:a.bin", …], "globals"?: [...],
+                 "cooperative"?: true, "cluster"?: [2, 1, 1]},
       "func": {"num_regs": 10, "shared_size_bytes": 0, "local_size_bytes": 0,
                "const_size_bytes": 0, "max_threads_per_block": 1024, "ptx_version": 80,
                "binary_version": 90, "max_active_blocks_per_sm": 8},  # as the driver built it
@@ -660,6 +665,9 @@ class Worker:
                          "shared_bytes": shared, "args": spec["args"]}
         if spec.get("globals"):
             res["launch"]["globals"] = spec["globals"]
+        for key in ("cooperative", "cluster"):
+            if spec.get(key):
+                res["launch"][key] = spec[key]
         mod = self.load(os.path.join(sdir, item["ptx"]), res, cleanup)
         if mod is None:
             return

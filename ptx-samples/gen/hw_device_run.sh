@@ -9,6 +9,8 @@
 #      clocks, outputs against the references           -> $OUT/hwcal.json
 #   1b. gpu_check.py over every sample (outputs, printf and expected faults,
 #      each launch in its own process)                    -> $OUT/gpucheck.json
+#   1c. gpu_objects.py: texture/surface objects of every geometry, written and
+#      read back (no kernel)                              -> $OUT/hwcal.log
 #   2. Nsight Compute counters for the fidelity runs (DRAM and L2 sectors, L1
 #      sectors and hit rates, shared-memory wavefronts and bank conflicts, SASS
 #      warp-instructions, cycles), one ncu invocation per group of runs; caches
@@ -46,6 +48,9 @@ tail -n 15 "$OUT/hwcal.log"
 timeout -k 5 "${GPUCHECK_LIMIT_S:-60}" "$PY" ptx-samples/gen/gpu_check.py --jobs 8 --timeout 20 \
   --json "$OUT/gpucheck.json" >> "$OUT/hwcal.log" 2>&1
 elapsed "gpu_check exit status $?"
+# 1c. Texture and surface objects of every geometry: copies in and out (seconds).
+timeout -k 5 30 "$PY" ptx-samples/gen/gpu_objects.py >> "$OUT/hwcal.log" 2>&1
+elapsed "gpu_objects round trips exit status $?"
 
 # 2. Counters. ncu's own metric list decides which of the wanted ones exist here.
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
