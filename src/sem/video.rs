@@ -10,24 +10,37 @@
 //! zero-extended in a `u64`) and returns `d`'s 32 bits. Both engines call it
 //! (the JIT through the pure-op fallback), so they cannot disagree.
 //!
-//! Each function follows the ISA's pseudo-code:
+//! The ISA's pseudo-code is the starting point; where an NVIDIA H100 (sm_90,
+//! which runs ptxas's emulation of these instructions) computes something
+//! else, the hardware wins and the difference is stated where it is
+//! implemented. Measured on H100: `ptx-samples/hw/h100-gpucheck.json`, the
+//! sample `cuda/simd_video`. The scalar forms:
 //! - `partSelectSignExtend`: the selected byte, half-word or word of a
 //!   source, sign- or zero-extended by the source's type ([`part`]);
-//! - the primary operation on these values, computed exactly (in `i128`;
-//!   the ISA calls the intermediate `.s34`, which is exact for every
-//!   operation but a left shift, whose pseudo-code `ta << tb` is kept
-//!   unbounded so `.sat` clamps a large shift to the range's maximum);
-//! - `optSaturate`: with `.sat`, clamp to the destination type's range, of
-//!   the merged part's width when there is a data merge `d.dsel`;
+//! - the primary operation on these values, exact; a left shift's result
+//!   wraps to the ISA's `.s34` intermediate (measured:
+//!   `vshl.s32.s32.u32.clamp.sat` clamps `3 << 32` to `S32_MIN`, as the
+//!   wrapped 34-bit value is negative);
+//! - `.sat` without a data merge, and on the shifts also with one: clamp to
+//!   the destination type's 32-bit range (measured: `vshl.sat d.h0` merges
+//!   the low half of the 32-bit clamp, not a 16-bit clamp as the ISA says);
+//! - `.sat` with a data merge on `vadd vsub vabsdiff vmin vmax`: the measured
+//!   rule of [`merge_saturate`], an unsigned minimum of the 32-bit result and
+//!   the part's maximum (no lower bound), and `d.h1` receives 0;
 //! - `optSecOp` (`.add .min .max` with `c`, extended by the destination
-//!   type; `vset`'s `c` is unsigned), or `optMerge` (the low byte/half of
-//!   the result into the `dsel` position of `c`);
+//!   type; `vset`'s `c` is signed when a source type is, measured for
+//!   `vset.s32.s32.gt.max`), or `optMerge` (the low byte/half of the result
+//!   into the `dsel` position of `c`);
 //! - the low 32 bits are the result.
 //!
-//! `vmad` computes `±(a*b) ± c (+1 with .po)` exactly as the ISA's 128-bit
-//! pseudo-code (negation is one's complement plus a carry-in), then shifts
-//! right by 7 or 15 (`.shr7`/`.shr15`, arithmetic when the final result is
-//! signed) and clamps to the 32-bit signed/unsigned range with `.sat`.
+//! `vmad` computes `±(a*b) ± c (+1 with .po)` exactly, as measured: each
+//! source is its 32-bit register value after part selection and extension
+//! by type, multiplied as a signed 32-bit value (an `.u32` word of 2^31 or
+//! more is negative), `c` is always sign-extended (the ISA zero-extends both
+//! for unsigned forms), then the sum shifts right arithmetically by 7 or 15
+//! (`.shr7`/`.shr15`) and `.sat` clamps it to the signed 32-bit range when
+//! the ISA's final result is signed, else to `[0, U32_MAX]` by an unsigned
+//! minimum of the 64-bit value, so a negative sum gives `U32_MAX`.
 //!
 //! The SIMD forms pick each element from the bytes or half-words of the
 //! pair `{b, a}` (`a` is elements 0..n, `b` elements n..2n) and extend it by
@@ -36,7 +49,8 @@
 //! otherwise (`x >> 1`); `.sat` clamps each element to the signed or
 //! unsigned 16/8-bit range by the destination type; elements the mask
 //! leaves out keep `c`'s element (merge), or add nothing (`.add`, which adds
-//! every selected element's full value to `c`, modulo 2^32).
+//! every selected element's full value to `c`, modulo 2^32). The H100
+//! agrees with all of these on the sample.
 
 /// Which part of a 32-bit source a scalar video instruction reads (`.b0`
 /// to `.b3`, `.h0`, `.h1`, or the whole word), or where a data merge puts
@@ -100,7 +114,7 @@ pub enum Secondary {
 pub struct Scalar {
     pub op: ScalarOp,
     /// The destination type's signedness (saturation range, `c`'s extension);
-    /// `vset`'s destination is unsigned.
+    /// `vset`'s destination is unsigned (its `c` follows the source types).
     pub d_signed: bool,
     pub a_signed: bool,
     /// Shift counts are always unsigned.
@@ -222,16 +236,38 @@ fn compare(cmp: VideoCmp, x: i64, y: i64) -> bool {
     }
 }
 
-/// `optSaturate(tmp, sat, sign, dsel)`: the clamp range is the merged
-/// part's width (8 or 16 bits) with a data merge, else 32 bits.
-pub fn saturate(tmp: i128, signed: bool, dsel: Part) -> i128 {
-    let bits = match dsel {
-        Part::Byte(_) => 8,
-        Part::Half(_) => 16,
-        Part::Word => 32,
-    };
-    let (lo, hi) = range(bits, signed);
+/// The 32-bit clamp of `.sat`: the destination type's range.
+pub fn saturate(tmp: i128, signed: bool) -> i128 {
+    let (lo, hi) = range(32, signed);
     tmp.clamp(lo, hi)
+}
+
+/// `.sat` with a data merge `d.dsel` on `vadd vsub vabsdiff vmin vmax`: the
+/// value whose low byte or half `optMerge` places.
+///
+/// The ISA clamps `tmp` to the part's signed or unsigned range. Measured on
+/// H100 (`ptx-samples/hw/h100-gpucheck.json`, `cuda/simd_video`): the 32-bit
+/// result (`tmp` modulo 2^32) is clamped by an unsigned minimum with the
+/// part's maximum (127 or 255, 32767 or 65535) and nothing else, so a
+/// negative result gives the maximum (`vsub.u32.u32.u32.sat d.b2` of
+/// `0 - 255` merges 0xff, `vsub.s32.u32.u32.sat d.b1` of `0 - 65535`
+/// merges 0x7f), and `d.h1` receives the upper half of that clamped value,
+/// which is 0 (`vadd.s32.s32.s32.sat d.h1` merges 0 whatever the sum). Only
+/// `vadd`/`vsub` were measured with part-sized results; `vabsdiff vmin
+/// vmax` are taken to behave alike.
+pub fn merge_saturate(tmp: i128, signed: bool, dsel: Part) -> u32 {
+    let (bits, upper) = match dsel {
+        Part::Byte(_) => (8, false),
+        Part::Half(k) => (16, k & 1 == 1),
+        Part::Word => (32, false),
+    };
+    let max = range(bits, signed).1 as u32;
+    let v = (tmp as u32).min(max);
+    if upper {
+        v >> 16
+    } else {
+        v
+    }
 }
 
 /// `optMerge(dsel, tmp, c)`.
@@ -247,6 +283,11 @@ pub fn merge(dsel: Part, tmp: u32, c: u32) -> u32 {
             ((tmp & 0xffff) << sh) | (c & !(0xffff << sh))
         }
     }
+}
+
+/// The low 34 bits of `v`, sign-extended: the ISA's `.s34` intermediate.
+fn wrap34(v: i128) -> i128 {
+    (v << 94) >> 94
 }
 
 /// `vadd vsub vabsdiff vmin vmax vshl vshr vset` with `.sat`, the secondary
@@ -267,60 +308,83 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
         ScalarOp::AbsDiff => (ta - tb).abs(),
         ScalarOp::Min => ta.min(tb),
         ScalarOp::Max => ta.max(tb),
-        ScalarOp::Shl { wrap } => ta << shift(wrap),
+        // Measured on H100: the shifted value wraps to 34 bits before `.sat`.
+        ScalarOp::Shl { wrap } => wrap34(ta << shift(wrap)),
         ScalarOp::Shr { wrap } => ta >> shift(wrap),
         ScalarOp::Set(cmp) => compare(cmp, ta as i64, tb as i64) as i128,
     };
-    let dsel = match s.second {
-        Secondary::Merge(p) => p,
-        _ => Part::Word,
-    };
+    let is_shift = matches!(s.op, ScalarOp::Shl { .. } | ScalarOp::Shr { .. });
+    if let Secondary::Merge(p) = s.second {
+        let v = match (s.sat, is_shift) {
+            (false, _) => tmp as u32,
+            // Measured on H100: `vshl.s32.s32.u32.clamp.sat d.h0` merges the
+            // low half of the 32-bit clamp (`123 << 9` merges 0xf600, where
+            // the ISA's 16-bit clamp gives 0x7fff). `vshr` is taken alike.
+            (true, true) => saturate(tmp, s.d_signed) as u32,
+            (true, false) => merge_saturate(tmp, s.d_signed, p),
+        };
+        return merge(p, v, c);
+    }
     let tmp = if s.sat {
-        saturate(tmp, s.d_signed, dsel)
+        saturate(tmp, s.d_signed)
     } else {
         tmp
     };
-    // "The sign of the third operand is based on dtype."
-    let tc = part(c, s.d_signed, Part::Word) as i128;
+    // "The sign of the third operand is based on dtype." `vset` has none:
+    // measured on H100, `vset.s32.s32.gt.max` compares with c signed (the
+    // result is 0 or 1, never an unsigned c of 2^31 or more); c is taken
+    // as signed when either source type is (only `.s32.s32` was measured).
+    let c_signed = match s.op {
+        ScalarOp::Set(_) => s.a_signed || s.b_signed,
+        _ => s.d_signed,
+    };
+    let tc = part(c, c_signed, Part::Word) as i128;
     let d = match s.second {
-        Secondary::None => tmp,
+        Secondary::None | Secondary::Merge(_) => tmp,
         Secondary::Add => tmp + tc,
         Secondary::Min => tmp.min(tc),
         Secondary::Max => tmp.max(tc),
-        Secondary::Merge(p) => merge(p, tmp as u32, c) as i128,
     };
     d as u32
 }
 
-/// `vmad` per the ISA's pseudo-code.
+/// `vmad`, as measured on H100 (`ptx-samples/hw/h100-gpucheck.json`,
+/// `cuda/simd_video`); the ISA's pseudo-code differs in three places:
+/// - the ISA extends `.u32` sources and (for an unsigned final result) `c`
+///   with zeros; the hardware multiplies the two 32-bit source values (after
+///   part selection and extension by type) as signed 32-bit integers and
+///   always sign-extends `c` (`vmad.u32.u32.u32.sat d, a, b, -c` of
+///   `0x80000000 * 0xffffffff - 0xffff` is 0x7fff0001; `.po.shr7` of
+///   `0 * 0 + 0x80808080 + 1` is 0xff010101);
+/// - the scale is an arithmetic shift of that signed sum;
+/// - `.sat` of an unsigned final result is an unsigned minimum with
+///   `U32_MAX` of the 64-bit sum, so a negative sum gives `U32_MAX`
+///   (`vmad.u32.u32.u32.shr15.sat` of `0 * 0 + 0x80808080` is 0xffffffff);
+///   a signed final result clamps to the signed 32-bit range as the ISA says.
 pub fn vmad(m: &Vmad, a: u32, b: u32, c: u32) -> u32 {
-    let ta = part(a, m.a_signed, m.asel) as i128;
-    let tb = part(b, m.b_signed, m.bsel) as i128;
+    let ta = part(a, m.a_signed, m.asel) as u32 as i32 as i128;
+    let tb = part(b, m.b_signed, m.bsel) as u32 as i32 as i128;
     let signed_final = m.a_signed || m.b_signed || m.neg_product || m.neg_c;
-    let mut tmp = ta * tb;
-    let mut c = c;
-    let mut lsb = 0;
-    if m.plus_one {
-        lsb = 1;
-    } else if m.neg_product {
-        tmp = !tmp;
-        lsb = 1;
-    } else if m.neg_c {
-        c = !c;
-        lsb = 1;
+    let mut product = ta * tb;
+    if m.neg_product {
+        product = -product;
     }
-    let c128 = if signed_final {
-        c as i32 as i128
+    let mut tc = c as i32 as i128;
+    if m.neg_c {
+        tc = -tc;
+    }
+    let tmp = product + tc + m.plus_one as i128;
+    let result = tmp >> m.shift;
+    if !m.sat {
+        return result as u32;
+    }
+    if signed_final {
+        saturate(result, true) as u32
+    } else if result < 0 {
+        u32::MAX
     } else {
-        c as i128
-    };
-    let tmp = tmp + c128 + lsb;
-    let mut result = tmp >> m.shift;
-    if m.sat {
-        let (lo, hi) = range(32, signed_final);
-        result = result.clamp(lo, hi);
+        result.min(u32::MAX as i128) as u32
     }
-    result as u32
 }
 
 /// The SIMD forms: `vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 vset2` and the

@@ -93,7 +93,7 @@ fn scalar_arithmetic_and_saturation() {
 }
 
 #[test]
-fn scalar_merge_saturates_to_the_part() {
+fn scalar_merge_saturation() {
     // vabsdiff.s32.s32.s32.sat d.h0, a.b0, b.b2, c: |-128 - 127| = 255.
     let s = sc(
         ScalarOp::AbsDiff,
@@ -104,7 +104,8 @@ fn scalar_merge_saturates_to_the_part() {
         Secondary::Merge(Part::Half(0)),
     );
     assert_eq!(scalar(&s, 0x80, 0x007f_0000, 0xdead_beef), 0xdead_00ff);
-    // 100 + 100 into a signed byte: 127; unsigned: 200; 200 + 100 unsigned: 255.
+    // 100 + 100 into a signed byte: 127; unsigned: 200; 200 + 100 unsigned: 255
+    // (the hardware's unsigned minimum with the part's maximum).
     let merge_b2 = |types, sat| {
         sc(
             ScalarOp::Add,
@@ -127,13 +128,15 @@ fn scalar_merge_saturates_to_the_part() {
         scalar(&merge_b2("uuu", true), 200, 100, 0x1122_3344),
         0x11ff_3344
     );
+    // A negative result is no lower bound's: as an unsigned 32-bit value it
+    // clamps to the maximum (the ISA would merge 0 and 0x80 here).
     assert_eq!(
         scalar(&merge_b2("uss", true), 1, 0xffff_fffe, 0x1122_3344),
-        0x1100_3344
+        0x11ff_3344
     );
     assert_eq!(
         scalar(&merge_b2("sss", true), 1, (-200i32) as u32, 0x1122_3344),
-        0x1180_3344
+        0x117f_3344
     );
     // Without .sat the low byte of 300 (0x12c) is merged.
     assert_eq!(
@@ -148,7 +151,12 @@ fn scalar_merge_saturates_to_the_part() {
         Part::Word,
         Secondary::Merge(Part::Half(1)),
     );
-    assert_eq!(scalar(&h1, 0, 40000, 0xaaaa_bbbb), 0x8000_bbbb);
+    // d.h1 with .sat receives the clamped value's upper half: 0.
+    assert_eq!(scalar(&h1, 0, 40000, 0xaaaa_bbbb), 0x0000_bbbb);
+    assert_eq!(
+        scalar(&Scalar { sat: false, ..h1 }, 0, 40000, 0xaaaa_bbbb),
+        0x63c0_bbbb
+    );
     let b3 = sc(
         ScalarOp::Max,
         "uuu",
@@ -310,11 +318,14 @@ fn scalar_set() {
     );
     let merged = set(VideoCmp::Lt, "su", Secondary::Merge(Part::Byte(3)));
     assert_eq!(scalar(&merged, 0xffff_ffff, 0, 0xffff_ffff), 0x01ff_ffff);
-    // vset's c is unsigned: max(1, 0xffffffff) is 0xffffffff.
+    // vset's c is signed when a source type is: max(1, -1) is 1; with
+    // unsigned sources it is unsigned: max(1, 0xffffffff) is 0xffffffff.
     let max = set(VideoCmp::Ne, "ss", Secondary::Max);
-    assert_eq!(scalar(&max, 1, 2, 0xffff_ffff), 0xffff_ffff);
+    assert_eq!(scalar(&max, 1, 2, 0xffff_ffff), 1);
     let min = set(VideoCmp::Ge, "ss", Secondary::Min);
-    assert_eq!(scalar(&min, 1, 2, 0xffff_ffff), 0);
+    assert_eq!(scalar(&min, 1, 2, 0xffff_ffff), 0xffff_ffff);
+    let max_u = set(VideoCmp::Ne, "uu", Secondary::Max);
+    assert_eq!(scalar(&max_u, 1, 2, 0xffff_ffff), 0xffff_ffff);
     for (cmp, want) in [
         (VideoCmp::Eq, 0),
         (VideoCmp::Ne, 1),
@@ -345,13 +356,14 @@ fn mad(types: &str) -> Vmad {
 
 #[test]
 fn vmad_cases() {
+    // The 32-bit sources multiply as signed values and c is sign-extended:
+    // (-1) * (-1) + (-1) = 0, also with .sat.
     let m = mad("uu");
     assert_eq!(vmad(&m, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff), 0);
     let sat = Vmad { sat: true, ..m };
-    assert_eq!(
-        vmad(&sat, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff),
-        0xffff_ffff
-    );
+    assert_eq!(vmad(&sat, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff), 0);
+    assert_eq!(vmad(&sat, 0x7fff_ffff, 4, 0), 0xffff_ffff);
+    assert_eq!(vmad(&sat, 0, 0, 0xffff_ffff), 0xffff_ffff);
     let po = Vmad {
         plus_one: true,
         ..m
@@ -372,13 +384,15 @@ fn vmad_cases() {
     assert_eq!(vmad(&nc, 3, 4, 20), (-8i32) as u32);
     let nc_sat = Vmad { sat: true, ..nc };
     assert_eq!(vmad(&nc_sat, 3, 4, 20), (-8i32) as u32);
-    // -(u32 * u32) + s32 is signed: about -2^64 clamps to S32_MIN.
+    // -(u32 * u32) + s32 is signed: -(2^31 - 1)^2 clamps to S32_MIN; the
+    // words 0xffffffff are -1, so -((-1) * (-1)) is -1.
     let big = Vmad {
         neg_product: true,
         sat: true,
         ..mad("uu")
     };
-    assert_eq!(vmad(&big, 0xffff_ffff, 0xffff_ffff, 0), 0x8000_0000);
+    assert_eq!(vmad(&big, 0x7fff_ffff, 0x7fff_ffff, 0), 0x8000_0000);
+    assert_eq!(vmad(&big, 0xffff_ffff, 0xffff_ffff, 0), 0xffff_ffff);
     // An arithmetic scale of a negative signed result.
     let s15 = Vmad { shift: 15, ..np };
     assert_eq!(vmad(&s15, 1, 0x1_0000, 0), (-2i32) as u32);
@@ -390,12 +404,14 @@ fn vmad_cases() {
         ..mad("uu")
     };
     assert_eq!(vmad(&h, 0x0001_ffff, 0x0000_ffff, 0), 0x1_fffc);
-    // Signed by type: s32 * u32 with a = -1, b = 2^32 - 1, c = 0 (sext).
+    // s32 * u32 with a = -1, b = 0x7fffffff; the word 0xffffffff is -1 also
+    // as a .u32 source.
     let su = Vmad {
         sat: true,
         ..mad("su")
     };
-    assert_eq!(vmad(&su, 0xffff_ffff, 0xffff_ffff, 0), 0x8000_0000);
+    assert_eq!(vmad(&su, 0xffff_ffff, 0x7fff_ffff, 0), 0x8000_0001);
+    assert_eq!(vmad(&su, 0xffff_ffff, 0xffff_ffff, 0), 1);
     assert_eq!(vmad(&mad("su"), 0xffff_ffff, 0xffff_ffff, 0xffff_ffff), 0);
     // Byte selectors sign-extend: (-128) * 127 + 0.
     let b = Vmad {
@@ -560,4 +576,173 @@ fn eval_dispatches_and_ignores_high_bits() {
     );
     let op = VideoOp::Mad(mad("uu"));
     assert_eq!(eval(&op, 3, 4, 5), 17);
+}
+
+// The forms where the H100 and the ISA's pseudo-code disagree: each case is
+// one thread's `a, b, c` and the GPU's result, measured on H100,
+// ptx-samples/hw/h100-gpucheck.json (sample cuda/simd_video, the result slot
+// in brackets; thread index i).
+
+#[test]
+fn measured_on_h100_merge_with_sat() {
+    // [19] vsub.u32.u32.u32.sat d.b2, a.b0, b.b3, c (i=16): 0 - 255 merges 0xff.
+    let s = sc(
+        ScalarOp::Sub,
+        "uuu",
+        true,
+        Part::Byte(0),
+        Part::Byte(3),
+        Secondary::Merge(Part::Byte(2)),
+    );
+    assert_eq!(scalar(&s, 0, 0xffff_ffff, 0x8080_8080), 0x80ff_8080);
+    // [57] vsub.s32.u32.u32.sat d.b1, a.h0, b.h1, c: 0 - 65535 (i=16) and
+    // 0x7f7f - 65535 (i=18) merge 0x7f; 255 (i=5) merges 0x7f.
+    let s = sc(
+        ScalarOp::Sub,
+        "suu",
+        true,
+        Part::Half(0),
+        Part::Half(1),
+        Secondary::Merge(Part::Byte(1)),
+    );
+    assert_eq!(scalar(&s, 0, 0xffff_ffff, 0x8080_8080), 0x8080_7f80);
+    assert_eq!(
+        scalar(&s, 0x7f7f_7f7f, 0xffff_ffff, 0xffff_ffff),
+        0xffff_7fff
+    );
+    assert_eq!(scalar(&s, 0x00ff_00ff, 0, 0x7fff_8000), 0x7fff_7f00);
+    // [18] vadd.s32.s32.s32.sat d.h1, a.b1, b.h1, c: 127 + 0 (i=2) and
+    // -128 + 0 (i=9) both merge 0.
+    let s = sc(
+        ScalarOp::Add,
+        "sss",
+        true,
+        Part::Byte(1),
+        Part::Half(1),
+        Secondary::Merge(Part::Half(1)),
+    );
+    assert_eq!(scalar(&s, 0x7f7f_7f7f, 0, 0xffff_ffff), 0x0000_ffff);
+    assert_eq!(scalar(&s, 0x01ff_807f, 0, 0x7f7f_7f7f), 0x0000_7f7f);
+}
+
+#[test]
+fn measured_on_h100_shift_sat() {
+    // [22] vshl.u32.u32.u32.wrap.sat d, a, b.b0: a << 31 wraps to 34 bits:
+    // 0x7f80ff01 << 31 is +2^31 (i=24), 0xffffffff << 31 is negative (i=17).
+    let s = sc(
+        ScalarOp::Shl { wrap: true },
+        "uuu",
+        true,
+        Part::Word,
+        Part::Byte(0),
+        Secondary::None,
+    );
+    assert_eq!(scalar(&s, 0x7f80_ff01, 0xffff_ffff, 0), 0x8000_0000);
+    assert_eq!(scalar(&s, 0xffff_ffff, 0xffff_ffff, 0x0001_0203), 0);
+    // [25] vshl.s32.s32.u32.clamp.sat d.h0, a.b2, b.b0, c: the 32-bit clamp's
+    // low half: 123 << 9 = 0xf600 (i=344), 28 << 27 clamps to 0x7fffffff
+    // (i=285), -125 << 31 wraps positive (i=257), 1 << 32 is +2^32 (i=42),
+    // 3 << 32 wraps negative (i=361).
+    let s = Scalar {
+        b_signed: false,
+        ..sc(
+            ScalarOp::Shl { wrap: false },
+            "sss",
+            true,
+            Part::Byte(2),
+            Part::Byte(0),
+            Secondary::Merge(Part::Half(0)),
+        )
+    };
+    assert_eq!(
+        scalar(&s, 0x5a7b_6237, 0xf18e_bc09, 0xe7fe_6ece),
+        0xe7fe_f600
+    );
+    assert_eq!(
+        scalar(&s, 0x591c_32d8, 0x37ac_f21b, 0x9417_1b6c),
+        0x9417_ffff
+    );
+    assert_eq!(
+        scalar(&s, 0x0183_a8b5, 0xe633_6d1f, 0xf989_d237),
+        0xf989_ffff
+    );
+    assert_eq!(
+        scalar(&s, 0x0001_0203, 0x7f7f_7f7f, 0x01ff_807f),
+        0x01ff_ffff
+    );
+    assert_eq!(
+        scalar(&s, 0x1e03_bfee, 0x5637_2931, 0xd13b_4799),
+        0xd13b_0000
+    );
+}
+
+#[test]
+fn measured_on_h100_vset_max() {
+    // [29] vset.s32.s32.gt.max d, a.h1, b.h0, c: c is signed.
+    let s = Scalar {
+        op: ScalarOp::Set(VideoCmp::Gt),
+        d_signed: false,
+        ..sc(
+            ScalarOp::Add,
+            "sss",
+            false,
+            Part::Half(1),
+            Part::Half(0),
+            Secondary::Max,
+        )
+    };
+    assert_eq!(scalar(&s, 0x7f7f_7f7f, 0xffff_ffff, 0xffff_ffff), 1);
+    assert_eq!(scalar(&s, 0, 0, 0x8080_8080), 0);
+}
+
+#[test]
+fn measured_on_h100_vmad() {
+    let m = mad("uu");
+    // [33] vmad.u32.u32.u32.po.shr7 d, a.h0, b.b2, c: c sign-extended, the
+    // shift arithmetic: (0x80808080 + 1) >> 7 (i=0); -1 + 1 (i=2).
+    let po = Vmad {
+        asel: Part::Half(0),
+        bsel: Part::Byte(2),
+        plus_one: true,
+        shift: 7,
+        ..m
+    };
+    assert_eq!(vmad(&po, 0, 0, 0x8080_8080), 0xff01_0101);
+    assert_eq!(vmad(&po, 0x7f7f_7f7f, 0, 0xffff_ffff), 0);
+    // [34] vmad.u32.u32.u32.shr15.sat d, a.h1, b.h0, c: a negative sum
+    // saturates to U32_MAX (i=0); 0x7f7f * 0xffff - 1 (i=18); 0xffff *
+    // 0xffff + 0x10203, the halves zero-extended (i=17).
+    let s15 = Vmad {
+        asel: Part::Half(1),
+        bsel: Part::Half(0),
+        sat: true,
+        shift: 15,
+        ..m
+    };
+    assert_eq!(vmad(&s15, 0, 0, 0x8080_8080), 0xffff_ffff);
+    assert_eq!(
+        vmad(&s15, 0x7f7f_7f7f, 0xffff_ffff, 0xffff_ffff),
+        0x0000_fefd
+    );
+    assert_eq!(
+        vmad(&s15, 0xffff_ffff, 0xffff_ffff, 0x0001_0203),
+        0x0001_fffe
+    );
+    // [36] vmad.u32.u32.u32.sat d, a, b, -c: the words multiply as signed:
+    // (-2^31) * (-1) - 0xffff (i=29); 0xff00ff * (-1) - 0x7fff8000 clamps
+    // (i=21); 0 - (-0x7f7f7f80) (i=0).
+    let nc = Vmad {
+        neg_c: true,
+        sat: true,
+        ..m
+    };
+    assert_eq!(
+        vmad(&nc, 0x8000_0000, 0xffff_ffff, 0x0000_ffff),
+        0x7fff_0001
+    );
+    assert_eq!(
+        vmad(&nc, 0x00ff_00ff, 0xffff_ffff, 0x7fff_8000),
+        0x8000_0000
+    );
+    assert_eq!(vmad(&nc, 0, 0, 0x8080_8080), 0x7f7f_7f80);
 }

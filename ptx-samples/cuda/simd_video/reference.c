@@ -1,5 +1,7 @@
 /* CPU reference for simd_video, written from the PTX ISA's definitions of the video
-   instructions (§9.7.16) and the CUDA math API's definitions of the SIMD intrinsics.
+   instructions (§9.7.16) and the CUDA math API's definitions of the SIMD intrinsics,
+   corrected where an H100 computes otherwise (ptx-samples/hw/h100-gpucheck.json: the
+   hardware wins; each correction says what the ISA would give).
    Writes in.bin (a[], b[], c[] of N words each) and out.expected.bin (K words per
    thread, in the order of kernel.cu). */
 #include <stdint.h>
@@ -53,7 +55,11 @@ static uint32_t scalar(int op, const char *cmp, int ds, int as, int bs, int sat,
     case 'd': t = ta > tb ? ta - tb : tb - ta; break;
     case 'm': t = ta < tb ? ta : tb; break;
     case 'M': t = ta > tb ? ta : tb; break;
-    case '<': t = ta * ((wide)1 << n); break;
+    case '<': /* H100: the shifted value wraps to the ISA's 34-bit intermediate */
+        t = ta * ((wide)1 << n);
+        t &= ((wide)1 << 34) - 1;
+        if (t >> 33) t -= (wide)1 << 34;
+        break;
     case '>': t = ta >= 0 ? ta >> n : -((-ta - 1) >> n) - 1; break;
     case 'c':
         if (cmp[0] == 'e') t = ta == tb;
@@ -62,10 +68,21 @@ static uint32_t scalar(int op, const char *cmp, int ds, int as, int bs, int sat,
         else if (cmp[0] == 'l') t = ta <= tb;
         else if (cmp[1] == 't') t = ta > tb;
         else t = ta >= tb;
-        ds = 0; /* vset's result and c are unsigned */
+        ds = as || bs; /* H100: vset's c is signed (vset.s32.s32.gt.max), the ISA has no dtype */
         break;
     }
-    if (sat) t = sat_to(t, dsel == WORD ? 32 : dsel >= H0 ? 16 : 8, ds);
+    if (sat && dsel != WORD && op != '<' && op != '>') {
+        /* H100, .sat with a data merge: not the ISA's clamp to the part's range but
+           the unsigned minimum of the 32-bit result and the part's maximum, and for
+           d.h1 the upper half of that (0). */
+        int bits = dsel >= H0 ? 16 : 8;
+        uint32_t max = ds ? (1u << (bits - 1)) - 1 : (1u << bits) - 1, v = (uint32_t)t;
+        t = v < max ? v : max;
+        if (dsel == H1) t >>= 16;
+    } else if (sat) {
+        /* the destination type's 32-bit range; H100: also for shifts with a merge */
+        t = sat_to(t, 32, ds);
+    }
     wide tc = part(c, ds, WORD);
     if (op2 == '+') t = t + tc;
     if (op2 == 'm') t = t < tc ? t : tc;
@@ -81,18 +98,22 @@ static uint32_t scalar(int op, const char *cmp, int ds, int as, int bs, int sat,
     return r;
 }
 
-/* vmad: na/nb/nc negate a, b, c; po is plus one; shift is 0, 7 or 15. */
+/* vmad: na/nb/nc negate a, b, c; po is plus one; shift is 0, 7 or 15.
+   H100, unlike the ISA: the selected and extended sources are 32-bit values multiplied
+   as signed ones, c is sign-extended whatever the types, and .sat of an unsigned final
+   result takes the sum as an unsigned 64-bit value (a negative one gives U32_MAX). */
 static uint32_t vmad(int as, int bs, int asel, int bsel, int na, int nb, int nc, int po,
                      int sat, int shift, uint32_t a, uint32_t b, uint32_t c) {
     int signed_final = as || bs || (na ^ nb) || nc;
-    wide prod = (wide)part(a, as, asel) * (wide)part(b, bs, bsel);
-    wide cc;
+    int32_t xa = (int32_t)(uint32_t)part(a, as, asel), xb = (int32_t)(uint32_t)part(b, bs, bsel);
+    wide prod = (wide)xa * (wide)xb;
+    wide cc = (wide)(int32_t)c;
     if (na ^ nb) prod = -prod;
-    if (nc) cc = -(wide)(int32_t)c; /* ~c + 1, c sign-extended: the final result is signed */
-    else cc = signed_final ? (wide)(int32_t)c : (wide)c;
+    if (nc) cc = -cc;
     wide t = prod + cc + (po ? 1 : 0);
     if (shift) t = t >= 0 ? t >> shift : -((-t - 1) >> shift) - 1;
-    if (sat) t = sat_to(t, 32, signed_final);
+    if (sat && signed_final) t = sat_to(t, 32, 1);
+    else if (sat) t = t < 0 ? (wide)UINT32_MAX : sat_to(t, 32, 0);
     return (uint32_t)t;
 }
 
