@@ -82,7 +82,8 @@ fn the_kits_samples_and_empty_kernel_read_back() {
         }]
     );
     // The committed H100 file reads back whole.
-    let text = std::fs::read_to_string(common::repo_root().join("ptx-samples/hw/h100.json")).unwrap();
+    let text =
+        std::fs::read_to_string(common::repo_root().join("ptx-samples/hw/h100.json")).unwrap();
     let (launch, samples) = measured_samples(&text).unwrap();
     assert!(launch > 0.002 && launch < 0.005, "{launch}");
     assert!(samples.len() >= 100, "{}", samples.len());

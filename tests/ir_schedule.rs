@@ -217,8 +217,14 @@ fn global_loads_move_above_shared_stores_as_ptxas_moves_ldg_above_sts() {
     };
     let loads_before_first_store = |ops: &[Op]| {
         let first = ops.iter().position(|o| is(o, Space::Shared, true)).unwrap();
-        ops[..first].iter().filter(|o| is(o, Space::Global, false)).count()
+        ops[..first]
+            .iter()
+            .filter(|o| is(o, Space::Global, false))
+            .count()
     };
     assert_eq!(loads_before_first_store(&body(&m)), 1);
-    assert_eq!(loads_before_first_store(&body(&ir::schedule::schedule(&m))), 8);
+    assert_eq!(
+        loads_before_first_store(&body(&ir::schedule::schedule(&m))),
+        8
+    );
 }

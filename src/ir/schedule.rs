@@ -199,9 +199,9 @@ fn schedule_segment(ops: &[Op], nregs: usize) -> Vec<usize> {
         match classes[j] {
             Class::Load => {
                 let c = alias_class(op);
-                for k in 0..ALIAS_CLASSES {
-                    if may_alias(c, k) && last_store_in[k] != NONE {
-                        preds.push(last_store_in[k]);
+                for (k, &store) in last_store_in.iter().enumerate() {
+                    if may_alias(c, k) && store != NONE {
+                        preds.push(store);
                     }
                 }
                 loads_since_store[c].push(j as u32);
