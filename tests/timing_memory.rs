@@ -446,3 +446,45 @@ fn loads_in_the_compilers_order_keep_the_l1_busy() {
         "bytes per cycle: {compiler:.1} in the compiler's order, {ptx:.1} in PTX order (measured: 124)"
     );
 }
+
+#[test]
+fn strided_copies_read_dram_as_the_h100_does() {
+    // Nsight Compute on an H100 (ptx-samples/hw/h100-ncu-copy.csv,
+    // `stride_copy_f32`: thread i copies element s*i): DRAM reads per
+    // 32-byte sector the loads ask for are 2 at strides of 2-8 words (the
+    // input once, plus a read of each partly written output sector before
+    // its write-back) and 3 at 16 and 32 words (the input in 64-byte
+    // fetches, plus the output's). The model fetched exactly the sectors
+    // asked for and wrote partial sectors back without reading them: 1.
+    let mut dev = device();
+    let m = load(&mut dev, "ptx-samples/fidelity/kernels.compute_80.ptx");
+    let threads: u64 = 1 << 18;
+    let mut arch = Arch::builtin("sm_90").unwrap();
+    arch.memory.l2_kib = 256; // so that nearly every line is evicted
+    for (s, want) in [(4u64, 2.0), (8, 2.0), (16, 3.0), (32, 3.0)] {
+        let bytes = threads * s * 4;
+        let a = dev.alloc(bytes).unwrap();
+        let c = dev.alloc(bytes).unwrap();
+        let r = timed(
+            &dev,
+            m,
+            "stride_copy_f32",
+            (threads / 256) as u32,
+            256,
+            &[
+                KernelArg::Ptr(c),
+                KernelArg::Ptr(a),
+                KernelArg::U32(s as u32),
+            ],
+            &arch,
+        );
+        let asked = threads * 4 / 32 * s.min(8); // input sectors the loads touch
+        let ratio = r.memory.dram_sectors as f64 / asked as f64;
+        assert!(
+            (ratio - want).abs() < 0.15,
+            "stride {s}: {ratio:.2} DRAM sectors read per sector asked, an H100 reads {want}"
+        );
+        dev.free(a).unwrap();
+        dev.free(c).unwrap();
+    }
+}

@@ -37,6 +37,8 @@ fn chip_presets_state_every_key() {
         "l2_slices",
         "l2_slice_bytes_per_cycle",
         "l2_atomic_cycles",
+        "l2_fetch_sectors",
+        "dram_partial_write_fill",
         "dram_refresh_fraction",
         "dram_ecc_fraction",
         "dram_channels",

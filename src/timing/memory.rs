@@ -113,6 +113,11 @@ pub struct MemorySystem {
     sector_shift: u32,
     line_shift: u32,
     sector_bytes: u32,
+    /// Sectors an L2 read miss fetches (the aligned group around each).
+    fetch_group: u32,
+    /// Whether a partly written sector is read from DRAM before its
+    /// write-back.
+    partial_fill: bool,
     /// Cycles of a slice per sector request, and per atomic lane.
     slice_cost: f64,
     atomic_cost: f64,
@@ -187,6 +192,8 @@ impl MemorySystem {
             sector_bytes: m.sector_bytes,
             slice_cost: per(m.l2_slice_bytes_per_cycle, sector),
             atomic_cost: m.l2_atomic_cycles,
+            fetch_group: m.l2_fetch_sectors.max(1),
+            partial_fill: m.dram_partial_write_fill,
             port_cost: per(m.sm_l2_bytes_per_cycle, sector),
             mshrs: m.l1_mshrs as usize,
             shared_pass: m.shared_cycles_per_pass.max(1),
@@ -584,11 +591,14 @@ impl MemorySystem {
             ready = (t + self.l2_latency as u64).max(line.ready(hit));
         }
         if miss != 0 {
-            let m = miss.count_ones();
-            self.stats.l2_misses += m as u64;
+            self.stats.l2_misses += miss.count_ones() as u64;
+            // The aligned group of `fetch_group` sectors around each miss
+            // comes from DRAM (what the line does not hold already).
+            let fetched = group_of(miss, self.fetch_group) & !(line.valid & !miss);
+            let m = fetched.count_ones();
             self.stats.dram_sectors += m as u64;
             let r = t + self.dram_latency as u64 + self.dram.read_sectors(addr, t, m as f64);
-            line.fill(miss, r, t);
+            line.fill(fetched, r, t);
             ready = ready.max(r);
         }
         // Its data does not wait for the write-back of the line it
@@ -603,6 +613,14 @@ impl MemorySystem {
     #[inline]
     fn write_back(&mut self, evicted: Evicted, t: u64) -> u64 {
         if evicted.line.dirty != 0 {
+            // Partly written sectors are read first where the L2 merges
+            // them with DRAM's copy (`dram_partial_write_fill`).
+            let partial = evicted.line.dirty & !evicted.line.valid;
+            if self.partial_fill && partial != 0 {
+                let k = partial.count_ones();
+                self.stats.dram_sectors += k as u64;
+                self.dram.read_sectors(evicted.addr, t, k as f64);
+            }
             let n = evicted.line.dirty.count_ones() as u64;
             self.stats.dram_writes += n;
             self.dram.write(evicted.addr, t, n)
@@ -765,6 +783,28 @@ impl MemorySystem {
             latency: (last_pass - now) as u32 + self.shared_latency,
             replays: (degree - 1) * self.shared_pass,
         }
+    }
+}
+
+/// The sectors of `bits` widened to whole aligned groups of `group`
+/// sectors (a power of two) within the line.
+fn group_of(bits: u8, group: u32) -> u8 {
+    let mut out = bits;
+    let mut span = 1;
+    while span < group {
+        out |= (out >> span & mask_of(span)) | (out << span & !mask_of(span));
+        span *= 2;
+    }
+    out
+}
+
+/// The bits whose index has bit `log2(span)` clear (the low half of
+/// each aligned group of `2 * span`).
+fn mask_of(span: u32) -> u8 {
+    match span {
+        1 => 0x55,
+        2 => 0x33,
+        _ => 0x0f,
     }
 }
 

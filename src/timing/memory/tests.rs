@@ -319,3 +319,35 @@ fn a_unified_l1_serves_loads_in_bank_passes() {
     assert_eq!(replays("sm_61", &misaligned), 1);
     assert_eq!(replays("sm_61", &strided3), 2);
 }
+
+#[test]
+fn read_misses_fetch_aligned_sector_groups() {
+    assert_eq!(group_of(0b0001, 1), 0b0001);
+    assert_eq!(group_of(0b0001, 2), 0b0011);
+    assert_eq!(group_of(0b0100, 2), 0b1100);
+    assert_eq!(group_of(0b0010, 4), 0b1111);
+    // sm_90 fetches 64 bytes: one float read brings its sector's partner,
+    // which then hits in the L2; a partly written sector is read from DRAM
+    // before its write-back.
+    let mut a = Arch::builtin("sm_90").unwrap();
+    a.memory.l2_kib = 1;
+    a.memory.l2_ways = 1;
+    let mut mem = MemorySystem::new(&a);
+    let mut sm = SmMemory::new(&a);
+    let one = |mem: &mut MemorySystem, sm: &mut SmMemory, kind, addr, t| {
+        mem.global(sm, kind, CachePolicy::Default, 1, &lanes(addr, 4), 4, t)
+    };
+    one(&mut mem, &mut sm, Kind::Load, 0x2000, 0);
+    assert_eq!(mem.stats.dram_sectors, 2);
+    one(&mut mem, &mut sm, Kind::Load, 0x2020, 1000);
+    assert_eq!((mem.stats.dram_sectors, mem.stats.l2_hits), (2, 1));
+    one(&mut mem, &mut sm, Kind::Store, 0x3000, 2000);
+    // Evict 0x3000's line (same set: 8 lines of 128 bytes, one way).
+    one(&mut mem, &mut sm, Kind::Load, 0x3000 + 1024, 3000);
+    assert_eq!(mem.stats.dram_writes, 1);
+    assert_eq!(
+        mem.stats.dram_sectors,
+        2 + 1 + 2,
+        "the partial sector read, then the new line's pair"
+    );
+}
