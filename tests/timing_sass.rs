@@ -492,3 +492,23 @@ fn installed_tools_reproduce_the_sidecar() {
         assert_eq!(made, committed, "{name}");
     }
 }
+
+/// `cuda/atomics_float` on sm_90: ptxas makes `atom.global.add.noftz.f16`
+/// and the shared-memory f32/f64 adds compare-and-swap loops (the sidecar
+/// shows a load, the atomic and a branch on their lines), and 1024 threads
+/// add to one `f16`. Each success waits a round trip after the last one on
+/// that word: the H100 takes 159 µs (ptx-samples/hw/h100.json; 0.159 ms
+/// with a 3.1 µs launch). Priced as one atomic per lane, the model gave
+/// 5 µs.
+#[test]
+fn contended_cas_loop_atomics_take_a_round_trip_per_success() {
+    let s = sample("cuda/atomics_float");
+    let ptx = s.ptx_files()[0].clone();
+    let mut t = sass_options(&ptx, "sm_90");
+    t.arch.chip.clock_mhz = 1980.0; // as the H100 ran
+    let us = timed(&s, &t).time_us();
+    assert!((125.0..190.0).contains(&us), "{us:.1} µs, the H100 156");
+    // The PTX model cannot tell the loops from native atomics.
+    let ptx_us = timed(&s, &TimingOptions::new(t.arch.clone())).time_us();
+    assert!(ptx_us < 30.0, "{ptx_us:.1} µs");
+}

@@ -234,6 +234,24 @@ pub fn apply(
             program.instrs[i].cost = 0;
             program.instrs[i].int_mul32 = false;
         }
+        // An atomic whose line's SASS also loads its space and branches is
+        // ptxas's compare-and-swap loop (16-bit and shared-memory float
+        // adds on sm_80: `LD`, `ATOM.CAS`/`ATOMS.CAS`, a branch back).
+        if let Some(ls) = table.lines.get(&line) {
+            let control = ls.classes[UnitClass::Control as usize];
+            for &i in instrs {
+                if info[i].mem.is_some_and(|(k, _)| k == MemKind::Atomic) {
+                    program.instrs[i].cas_loop = control > 0
+                        && ls.mem.iter().any(|(a, _)| {
+                            a.kind == MemKind::Atomic
+                                && ls
+                                    .mem
+                                    .iter()
+                                    .any(|(l, _)| l.kind == MemKind::Load && l.space == a.space)
+                        });
+                }
+            }
+        }
         // 1. Memory ops take memory instructions of their kind.
         for &i in instrs {
             if let Some((kind, constant)) = info[i].mem {

@@ -342,6 +342,18 @@ impl Model<'_> {
             };
             latency = cost.latency;
             replays = cost.replays;
+            if ic.cas_loop && a.kind == Kind::Atomic && a.space != MemSpace::Local {
+                let shared = a.space == MemSpace::Shared;
+                let end = self.mem.cas_loop(
+                    &mut sm.mem,
+                    shared,
+                    ctx.cta_slot as u64,
+                    a.mask,
+                    addrs,
+                    now + latency as u64,
+                );
+                latency = (end - now).min(u32::MAX as u64) as u32;
+            }
             if a.kind != Kind::Load && a.space != MemSpace::Shared {
                 let cta = sm.ctas[ctx.cta_slot].as_mut().unwrap();
                 cta.drained_at = cta.drained_at.max(now + latency as u64);

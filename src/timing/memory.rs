@@ -31,7 +31,7 @@
 //! issued: queueing at every shared resource included.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
@@ -95,6 +95,9 @@ pub struct SmMemory {
     port_free: f64,
     /// When the L1/shared pipeline can take the next pass.
     pipe_free: u64,
+    /// Per shared-memory word (and CTA slot) a compare-and-swap loop
+    /// works on: when its last lane's success is in.
+    cas_busy: HashMap<u64, u64>,
 }
 
 /// The memory system shared by all SMs: L2 slices and DRAM.
@@ -142,6 +145,9 @@ pub struct MemorySystem {
     floor: u64,
     /// The load being costed fetches again from memory (`.cv`).
     uncached: bool,
+    /// Per global word a compare-and-swap loop works on: when its last
+    /// lane's success is in.
+    cas_busy: HashMap<u64, u64>,
     /// Scratch for a global access's distinct sectors (not cleared).
     sectors: [u64; 64],
     /// Scratch: bytes written per sector (one bit per byte), for stores.
@@ -156,6 +162,7 @@ impl SmMemory {
             mshrs: BinaryHeap::new(),
             port_free: 0.0,
             pipe_free: 0,
+            cas_busy: HashMap::new(),
         }
     }
 }
@@ -209,6 +216,7 @@ impl MemorySystem {
             remapped: [0; 32],
             floor: 0,
             uncached: false,
+            cas_busy: HashMap::new(),
             sectors: [0; 64],
             written: [0; 64],
         }
@@ -594,7 +602,7 @@ impl MemorySystem {
             self.stats.l2_misses += miss.count_ones() as u64;
             // The aligned group of `fetch_group` sectors around each miss
             // comes from DRAM (what the line does not hold already).
-            let fetched = group_of(miss, self.fetch_group) & !(line.valid & !miss);
+            let fetched = cas::group_of(miss, self.fetch_group) & !(line.valid & !miss);
             let m = fetched.count_ones();
             self.stats.dram_sectors += m as u64;
             let r = t + self.dram_latency as u64 + self.dram.read_sectors(addr, t, m as f64);
@@ -786,27 +794,7 @@ impl MemorySystem {
     }
 }
 
-/// The sectors of `bits` widened to whole aligned groups of `group`
-/// sectors (a power of two) within the line.
-fn group_of(bits: u8, group: u32) -> u8 {
-    let mut out = bits;
-    let mut span = 1;
-    while span < group {
-        out |= (out >> span & mask_of(span)) | (out << span & !mask_of(span));
-        span *= 2;
-    }
-    out
-}
-
-/// The bits whose index has bit `log2(span)` clear (the low half of
-/// each aligned group of `2 * span`).
-fn mask_of(span: u32) -> u8 {
-    match span {
-        1 => 0x55,
-        2 => 0x33,
-        _ => 0x0f,
-    }
-}
+mod cas;
 
 #[cfg(test)]
 mod tests;

@@ -71,6 +71,10 @@ pub struct Instr {
     /// warp's registers (or is a branch); other folded instructions wait
     /// until the warp is picked again.
     pub drain: bool,
+    /// An atomic that the machine code performs as a compare-and-swap
+    /// loop (SASS costs, `timing::costs`): each lane's success under
+    /// contention takes a round trip to where the atomic is performed.
+    pub cas_loop: bool,
     /// 1-based PTX line.
     pub line: u32,
     /// The op's ordinal in its function (terminators included), for labels.
@@ -182,6 +186,7 @@ impl Program {
                         int_mul32,
                         free: false,
                         drain: false,
+                        cas_loop: false,
                         line: line_of(op.span.start),
                         ordinal,
                         block_ops: b.ops.len() as u32,
@@ -206,6 +211,7 @@ impl Program {
                     int_mul32: false,
                     free: b.term.falls_through(bid),
                     drain: false,
+                    cas_loop: false,
                     line: line_of(b.term_span.start),
                     ordinal,
                     block_ops: b.ops.len() as u32,

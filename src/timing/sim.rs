@@ -141,7 +141,11 @@ pub(super) struct IssueCost {
     pub ops: (u32, u32, u32),
     /// Its block's op count (`Instr::block_ops`).
     pub block_end: u32,
+    /// A compare-and-swap loop (`Instr::cas_loop`).
+    pub cas_loop: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<IssueCost>() == 32);
 
 impl IssueCost {
     /// A placeholder for a warp with no current instruction yet.
@@ -155,6 +159,7 @@ impl IssueCost {
         dispatch: 0,
         ops: (0, 0, 0),
         block_end: 0,
+        cas_loop: false,
     };
 }
 
@@ -297,6 +302,7 @@ pub fn simulate_with<G: GridExec>(
                 latency: arch.latency.of(i.class) * cost,
                 dispatch: arch.dispatch_cycles(i.class) * cost,
                 block_end: i.block_ops,
+                cas_loop: i.cas_loop,
             }
         })
         .collect();

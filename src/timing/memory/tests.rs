@@ -1,6 +1,7 @@
 //! The memory model's unit tests: each mechanism of `memory.rs` on small,
 //! hand-made accesses.
 
+use super::cas::group_of;
 use super::*;
 
 fn arch() -> Arch {
