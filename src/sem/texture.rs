@@ -9,18 +9,26 @@
 //! `suld`/`sust`/`sured`; they read memory only through the closure the
 //! caller passes, so they stay pure and both engines share them.
 //!
-//! Filtering follows the Programming Guide's formulas: point sampling
-//! takes texel `floor(x)`; linear filtering shifts the coordinate by half a
-//! texel (`xB = x - 0.5`), takes `i = floor(xB)` and the fraction
-//! `α = frac(xB)` rounded to 9-bit fixed point with 8 fraction bits
-//! (`round(α·256)/256`), and sums `(1-α)·T[i] + α·T[i+1]` (2D and 3D: the
-//! products of the per-dimension weights, texels in x-then-y-then-z order)
-//! in f32. Wrap and mirror first map a normalized coordinate into [0, 1]
-//! as the guide's formulas say; then each texel index is addressed: clamp
-//! to the edge, wrap (modulo the size), mirror (reflected every size: the
-//! neighbours of edge texels in linear filtering), border (texels outside
-//! read the border colour). Wrap and mirror need normalized coordinates;
-//! without them they clamp, as CUDA documents.
+//! Filtering follows the Programming Guide's formulas, with the fixed-point
+//! rounding an NVIDIA H100 was measured to use (`ptx-samples/hw/
+//! h100-gpucheck.json`, sample `cuda/texture_fetch`): point sampling takes
+//! texel `floor(x)`; linear filtering shifts the coordinate by half a texel
+//! (`xB = x - 0.5`), takes `i = floor(xB)` and the fraction `α = frac(xB)`
+//! in 9-bit fixed point with 8 fraction bits, rounded to nearest with ties
+//! up (`floor(α·256 + 1/2)`, 0..=256). Each corner's weight is the product
+//! of the per-dimension weights (`α` or `256 - α`) rounded to 8 fraction
+//! bits, ties to even (2D: `(α·β) / 256`). Float texels are summed in f32
+//! (`Σ (W/256)·T`, texels in x-then-y-then-z order); unsigned normalized
+//! 8/16-bit texels are filtered as 16-bit unorm integers (`u8 v` as
+//! `v·257`): `Σ W·T16 / 256` rounded to nearest (ties up: untested) to a
+//! 16-bit unorm, read as `u16 / 65535`. Normalized coordinates are only
+//! scaled by the size (`c·n` in f32); each texel index is then addressed:
+//! clamp to the edge, wrap (modulo the size), mirror (reflected every size),
+//! border (texels outside read the border colour). Wrap and mirror need
+//! normalized coordinates; without them they clamp, as CUDA documents.
+//! Unmeasured: 3D weight rounding (the same rule, products of three),
+//! signed-normalized and f16 filtering (the f32 sum), the border colour of
+//! unorm textures (quantized to 16 bits) and rounding ties.
 
 /// The type of one channel of a texel (CUDA's `CUarray_format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,20 +231,12 @@ impl TexView {
     }
 
     /// The texel coordinate of float coordinate `c` in dimension `d`:
-    /// normalized coordinates under wrap become `frac(c)`, under mirror
-    /// `frac(c)` or `1 - frac(c)` as `floor(c)` is even or odd (the
-    /// Programming Guide's formulas), then scale by the size.
+    /// normalized coordinates are scaled by the size (wrap and mirror act
+    /// on the texel indices, as an H100 does).
     fn scaled(&self, d: usize, c: f32) -> f32 {
         if !self.sampler.normalized_coords {
             return c;
         }
-        let f = c.floor();
-        let c = match self.sampler.address[d] {
-            AddressMode::Wrap => c - f,
-            AddressMode::Mirror if (f.rem_euclid(2.0)) == 0.0 => c - f,
-            AddressMode::Mirror => 1.0 - (c - f),
-            _ => c,
-        };
         c * self.layout.size(d) as f32
     }
 
@@ -331,23 +331,40 @@ impl TexView {
             return self.texel(idx, layer, read);
         }
         let mut base = [0i64; 3];
-        let mut w = [0f32; 3];
+        let mut w = [0u64; 3];
         for d in 0..dims {
-            (base[d], w[d]) = linear_weight(self.scaled(d, c[d]));
+            (base[d], w[d]) = linear_weight_fixed(self.scaled(d, c[d]));
         }
+        let unorm = self.sampler.read_normalized
+            && matches!(self.format.channel, ChannelType::U8 | ChannelType::U16);
         let mut sum = [0f32; 4];
+        let mut sum16 = [0f64; 4];
         for corner in 0..(1usize << dims) {
             let mut idx = base;
-            let mut weight = 1f32;
+            let mut product = 1u64;
             for d in 0..dims {
                 let hi = corner >> d & 1 == 1;
                 idx[d] += hi as i64;
-                weight *= if hi { w[d] } else { 1.0 - w[d] };
+                product *= if hi { w[d] } else { 256 - w[d] };
             }
+            let weight = round_shift_even(product, 8 * (dims as u32 - 1));
             let t = self.texel(idx, layer, read)?;
-            for (s, v) in sum.iter_mut().zip(t) {
-                *s += weight * f32::from_bits(v);
+            if unorm {
+                for (s, v) in sum16.iter_mut().zip(t) {
+                    // The texel (or border colour) as a 16-bit unorm.
+                    let t16 = (f32::from_bits(v) as f64 * 65535.0).round();
+                    *s += weight as f64 * t16;
+                }
+            } else {
+                let weight = weight as f32 / 256.0;
+                for (s, v) in sum.iter_mut().zip(t) {
+                    *s += weight * f32::from_bits(v);
+                }
             }
+        }
+        if unorm {
+            // Round Σ W·T16 / 256 to a 16-bit unorm (ties up).
+            return Ok(sum16.map(|s| ((s / 256.0 + 0.5).floor() as f32 / 65535.0).to_bits()));
         }
         Ok(sum.map(f32::to_bits))
     }
@@ -392,13 +409,35 @@ fn floor_index(x: f32) -> i64 {
 
 /// The lower texel index and the weight of the upper one for linear
 /// filtering at texel coordinate `x`: `xB = x - 0.5`, `i = floor(xB)`,
-/// `α = frac(xB)` in 9-bit fixed point with 8 fraction bits.
+/// `α = frac(xB)` in 9-bit fixed point with 8 fraction bits, rounded to
+/// nearest, ties up (as an H100 does).
 pub fn linear_weight(x: f32) -> (i64, f32) {
+    let (i, a) = linear_weight_fixed(x);
+    (i, a as f32 / 256.0)
+}
+
+/// [`linear_weight`] with the weight as an integer 0..=256 (units 1/256).
+pub fn linear_weight_fixed(x: f32) -> (i64, u64) {
     let xb = x - 0.5;
     let i = floor_index(xb);
     let frac = if xb.is_finite() { xb - xb.floor() } else { 0.0 };
-    let alpha = (frac * 256.0).round() / 256.0;
-    (i, alpha)
+    // frac·256 is exact and not negative: round() rounds its ties up.
+    (i, (frac * 256.0).round() as u64)
+}
+
+/// `v / 2^shift` rounded to nearest, ties to even.
+fn round_shift_even(v: u64, shift: u32) -> u64 {
+    if shift == 0 {
+        return v;
+    }
+    let q = v >> shift;
+    let r = v & ((1 << shift) - 1);
+    let half = 1 << (shift - 1);
+    if r > half || (r == half && q & 1 == 1) {
+        q + 1
+    } else {
+        q
+    }
 }
 
 /// One channel's raw bits as a result word: floats as f32 bits

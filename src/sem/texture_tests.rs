@@ -76,7 +76,8 @@ fn point_sampling_and_address_modes() {
     assert_eq!(x(&wrap, 1.25, &D), 20.0);
     assert_eq!(x(&wrap, -0.25, &D), 40.0);
     let mirror = tex1(AddressMode::Mirror, false, true);
-    assert_eq!(x(&mirror, 1.25, &D), 40.0);
+    // Mirror reflects texel indices (as an H100 does): 1.25·4 = 5 is texel 2.
+    assert_eq!(x(&mirror, 1.25, &D), 30.0);
     assert_eq!(x(&mirror, 1.3, &D), 30.0);
     assert_eq!(x(&mirror, -0.1, &D), 10.0);
     let border = tex1(AddressMode::Border, false, false);
@@ -94,6 +95,8 @@ fn linear_weights_are_9_bit_fixed_point() {
     // Close below 1.0 rounds up to 1.0 (the ninth bit).
     assert_eq!(linear_weight(1.5 - 1.0 / 1024.0), (0, 1.0));
     assert_eq!(linear_weight(0.25), (-1, 0.75));
+    // Ties round up: frac 200.5/256 is 201/256.
+    assert_eq!(linear_weight(0.5 + 200.5 / 256.0), (0, 201.0 / 256.0));
 }
 
 #[test]
@@ -106,6 +109,20 @@ fn linear_filtering_1d_and_2d() {
     assert_eq!(x(&clamp, 1.8, &D), (1.0 - a) * 20.0 + a * 30.0);
     let border = tex1(AddressMode::Border, true, false);
     assert_eq!(x(&border, 4.0, &D), 0.5 * 40.0 + 0.5 * 7.0);
+    // 2D corner weights are the products rounded to 8 fraction bits, ties
+    // to even (an H100's): α = 168, β = 48 give 72, 136, 16, 32 (/256).
+    let t = TexView {
+        layout: layout(2, 2, 2, 4),
+        format: F1,
+        sampler: sampler(AddressMode::Clamp, true, false),
+    };
+    let d = [9.25, 18.5, 10.25, -4.75];
+    let r = t.fetch(
+        Coords::F32([0.5 + 168.0 / 256.0, 0.5 + 48.0 / 256.0, 0.0]),
+        0,
+        &mut mem(f32s(&d)),
+    );
+    assert_eq!(f32::from_bits(r.unwrap()[0]), 3194.0 / 256.0);
     let t = TexView {
         layout: layout(2, 2, 2, 4),
         format: F1,

@@ -3,15 +3,18 @@
    - nearest-point sampling: tex(x, y) = T[floor(x), floor(y)];
    - linear filtering: xB = x - 0.5, yB = y - 0.5, i = floor(xB),
      j = floor(yB), alpha = frac(xB), beta = frac(yB), each weight held in
-     9-bit fixed point with 8 fraction bits (round(frac * 256) / 256), and
-     tex = (1-a)(1-b)T[i,j] + a(1-b)T[i+1,j] + (1-a)b T[i,j+1] + ab T[i+1,j+1];
-   - normalized coordinates are scaled by the size; wrap replaces x by
-     frac(x), mirror by frac(x) or 1 - frac(x) as floor(x) is even or odd;
+     9-bit fixed point with 8 fraction bits (A = floor(frac * 256 + 1/2)),
+     tex = sum of W T over the corners, W the products (256-A)(256-B),
+     A(256-B), (256-A)B, AB rounded to 8 fraction bits (ties to even), as an
+     H100 was measured to do (ptx-samples/hw/h100-gpucheck.json);
+   - normalized coordinates are scaled by the size, and wrap and mirror act
+     on the texel indices (as the H100 does);
    - a texel index outside the image is clamped to the edge (clamp), taken
      modulo the size (wrap), reflected (mirror), or reads the border colour
      (border);
    - tex1Dfetch reads zero outside the buffer; u8 texels read as normalized
-     floats are v / 255.
+     floats are filtered as 16-bit unorm values v * 257: the sum of W T16 /
+     256 rounds to a 16-bit unorm u, read as u / 65535.0f (the H100's).
    It writes the textures' input files and the expected outputs. */
 #include <math.h>
 #include <stdint.h>
@@ -55,36 +58,46 @@ static float texel(int x, int y, int mode) {
     return img[j][i];
 }
 
-/* Coordinate in texels: normalized ones scaled after wrap/mirror. */
-static float coord(float c, int n, int mode, int norm) {
-    if (!norm) return c;
-    float f = floorf(c);
-    if (mode == WRAP) c = c - f;
-    if (mode == MIRROR) c = (fmodf(f, 2.0f) == 0.0f) ? c - f : 1.0f - (c - f);
-    return c * (float)n;
+/* Coordinate in texels: normalized ones scaled by the size. */
+static float coord(float c, int n, int norm) { return norm ? c * (float)n : c; }
+
+/* The 9-bit weight 0..256 of frac(xb), rounded to nearest, ties up. */
+static int weight9(double frac) { return (int)floor(frac * 256.0 + 0.5); }
+
+/* w / 256 rounded to nearest, ties to even. */
+static long rne8(long w) {
+    long q = w >> 8, r = w & 255;
+    return r > 128 || (r == 128 && (q & 1)) ? q + 1 : q;
 }
 
-static float weight9(float frac) { return roundf(frac * 256.0f) / 256.0f; }
+/* The four corner weights (units 1/256) of fractions a, b (units 1/256). */
+static void weights(int a, int b, long w[4]) {
+    w[0] = rne8((long)(256 - a) * (256 - b));
+    w[1] = rne8((long)a * (256 - b));
+    w[2] = rne8((long)(256 - a) * b);
+    w[3] = rne8((long)a * b);
+}
 
 static float sample(float x, float y, int linear, int mode, int norm) {
-    x = coord(x, W, mode, norm);
-    y = coord(y, H, mode, norm);
+    x = coord(x, W, norm);
+    y = coord(y, H, norm);
     if (!linear) return texel((int)floorf(x), (int)floorf(y), mode);
-    float xb = x - 0.5f, yb = y - 0.5f;
-    int i = (int)floorf(xb), j = (int)floorf(yb);
-    float a = weight9(xb - floorf(xb)), b = weight9(yb - floorf(yb));
+    double xb = (double)x - 0.5, yb = (double)y - 0.5;
+    int i = (int)floor(xb), j = (int)floor(yb);
+    long w[4];
+    weights(weight9(xb - floor(xb)), weight9(yb - floor(yb)), w);
     float r = 0.0f;
-    r += (1.0f - a) * (1.0f - b) * texel(i, j, mode);
-    r += a * (1.0f - b) * texel(i + 1, j, mode);
-    r += (1.0f - a) * b * texel(i, j + 1, mode);
-    r += a * b * texel(i + 1, j + 1, mode);
+    r += (float)w[0] / 256.0f * texel(i, j, mode);
+    r += (float)w[1] / 256.0f * texel(i + 1, j, mode);
+    r += (float)w[2] / 256.0f * texel(i, j + 1, mode);
+    r += (float)w[3] / 256.0f * texel(i + 1, j + 1, mode);
     return r;
 }
 
-static float rgba_texel(int x, int y, int c) {
+static long rgba_texel16(int x, int y, int c) {
     x = address(x, RW, CLAMP);
     y = address(y, RH, CLAMP);
-    return (float)rgba[y][x][c] / 255.0f;
+    return (long)rgba[y][x][c] * 257;
 }
 
 int main(void) {
@@ -107,16 +120,14 @@ int main(void) {
         out[5][i] = sample(qx, qy, 0, MIRROR, 1);
         out[6][i] = sample(qx, qy, 1, MIRROR, 1);
         /* The u8x4 texture, linear, clamp, normalized-float reads. */
-        float x = px * 0.5f - 0.5f, y = py - 0.5f;
-        int ii = (int)floorf(x), jj = (int)floorf(y);
-        float a = weight9(x - floorf(x)), b = weight9(y - floorf(y));
+        double x = (double)(px * 0.5f) - 0.5, y = (double)py - 0.5;
+        int ii = (int)floor(x), jj = (int)floor(y);
+        long w[4];
+        weights(weight9(x - floor(x)), weight9(y - floor(y)), w);
         for (int c = 0; c < 4; c++) {
-            float r = 0.0f;
-            r += (1.0f - a) * (1.0f - b) * rgba_texel(ii, jj, c);
-            r += a * (1.0f - b) * rgba_texel(ii + 1, jj, c);
-            r += (1.0f - a) * b * rgba_texel(ii, jj + 1, c);
-            r += a * b * rgba_texel(ii + 1, jj + 1, c);
-            out4[i][c] = r;
+            long s = w[0] * rgba_texel16(ii, jj, c) + w[1] * rgba_texel16(ii + 1, jj, c) +
+                     w[2] * rgba_texel16(ii, jj + 1, c) + w[3] * rgba_texel16(ii + 1, jj + 1, c);
+            out4[i][c] = (float)((s + 128) >> 8) / 65535.0f;
         }
     }
     write_file("img.bin", img, sizeof img);
