@@ -91,3 +91,29 @@ fn the_kits_samples_and_empty_kernel_read_back() {
     assert_eq!(cc, "9.0");
     assert_eq!(runs.len(), 86);
 }
+
+/// The work distributor's rate, from the kit's calibration run on the H100
+/// (65536 empty 64-thread CTAs: 42.6 µs, 39.5 µs past the launch cost):
+/// `sm_90`'s `block_dispatch_cycles` gives an SM a CTA at most every 157
+/// cycles. Without the limit the model ran the grid in 2.4 µs.
+#[test]
+fn the_h100s_block_dispatch_rate_holds() {
+    let text =
+        std::fs::read_to_string(common::repo_root().join("ptx-samples/hw/h100.json")).unwrap();
+    let (_, runs) = common::hw::measured(&text).unwrap();
+    let (launch_ms, _) = common::hw::measured_samples(&text).unwrap();
+    let name = "calibration_block_dispatch_empty_64";
+    let m = runs.iter().find(|r| r.name == name).unwrap();
+    let run = common::fidelity::runs()
+        .into_iter()
+        .find(|r| r.name == name)
+        .unwrap();
+    let mut arch = warpjit::timing::Arch::builtin("sm_90").unwrap();
+    arch.chip.clock_mhz = m.sm_clock_mhz.unwrap();
+    let model_ms = common::fidelity::run_on(&run, &arch, None).unwrap().seconds * 1e3;
+    let measured_ms = m.median_ms - launch_ms;
+    assert!(
+        (model_ms / measured_ms - 1.0).abs() < 0.1,
+        "model {model_ms:.4} ms, the H100 {measured_ms:.4} ms"
+    );
+}

@@ -40,6 +40,10 @@ pub struct Chip {
     /// for nothing.
     #[serde(default)]
     pub block_launch_cycles: u32,
+    /// The work distributor's rate: an SM receives a CTA at most once per
+    /// this many cycles (first wave included); 0: no limit.
+    #[serde(default)]
+    pub block_dispatch_cycles: u32,
 }
 
 /// How a warp scheduler picks among ready warps.

@@ -22,6 +22,7 @@ fn every_builtin_preset_loads_and_agrees_with_the_occupancy_rules() {
 fn chip_presets_state_every_key() {
     let keys = [
         "block_launch_cycles",
+        "block_dispatch_cycles",
         "issue_interval",
         "instruction_order",
         "same_pipe",

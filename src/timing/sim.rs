@@ -113,6 +113,9 @@ pub(super) struct Sm<C> {
     /// Its L1, miss slots, port to the L2 and L1/shared pipeline.
     pub mem: SmMemory,
     pub resident_warps: u32,
+    /// The earliest cycle the work distributor can give it another CTA
+    /// (`block_dispatch_cycles`).
+    pub next_dispatch: u64,
     /// The cycles at which the slots of the CTAs retired in the cycle just
     /// simulated come free (their stores drained).
     pub freed: Vec<u64>,
@@ -342,6 +345,7 @@ pub fn simulate_with<G: GridExec>(
             dirty: 0,
             mem: SmMemory::new(arch),
             resident_warps: 0,
+            next_dispatch: 0,
             freed: Vec::new(),
         })
         .collect();
@@ -477,6 +481,8 @@ impl Model<'_> {
             sm.scheds = (0..n_sched).map(|_| Sched::new(pipes)).collect();
             sm.wake = vec![u64::MAX; n_sched];
         }
+        let start = start.max(sm.next_dispatch);
+        sm.next_dispatch = start + self.arch.chip.block_dispatch_cycles as u64;
         let mut exec = grid.start(linear);
         let n = exec.warps();
         let slot = sm
