@@ -201,6 +201,7 @@ fn attribute(arch: &Arch, unified: bool, attr: c_int) -> Option<c_int> {
         20 => 0,           // COMPUTE_MODE (default)
         31 => 1,           // CONCURRENT_KERNELS
         33 | 34 | 50 => 0, // PCI bus / device / domain
+        51 => 32,          // TEXTURE_PITCH_ALIGNMENT (bytes; any pitch works here)
         36 => 1000,        // MEMORY_CLOCK_RATE (kHz, nominal)
         37 => 4096,        // GLOBAL_MEMORY_BUS_WIDTH
         38 => (arch.memory.l2_kib * 1024) as c_int, // L2_CACHE_SIZE

@@ -128,6 +128,11 @@ pub const CODES: &[(CUresult, &CStr, &CStr)] = &[
         c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
         c"attempt to terminate a thread-local capture sequence from another thread",
     ),
+    (
+        912,
+        c"CUDA_ERROR_INVALID_CLUSTER_SIZE",
+        c"invalid cluster size",
+    ),
     (999, c"CUDA_ERROR_UNKNOWN", c"unknown error"),
 ];
 

@@ -56,6 +56,10 @@ fn saxpy_through_the_driver_api() {
         assert_eq!(attr(&mut major, 75, dev), 0);
         assert_eq!(attr(&mut minor, 76, dev), 0);
         assert_eq!((major, minor), (8, 0), "the default preset is sm_80");
+        // TEXTURE_PITCH_ALIGNMENT: scripts align pitched textures to it.
+        let mut pitch_align = 0;
+        assert_eq!(attr(&mut pitch_align, 51, dev), 0);
+        assert_eq!(pitch_align, 32);
         let mut ctx: Handle = std::ptr::null_mut();
         assert_eq!(retain(&mut ctx, dev), 0);
         assert_eq!(set_current(ctx), 0);

@@ -120,6 +120,17 @@ fn cluster_launches_through_the_c_abi() {
         attr = cluster([4, 1, 1]);
         config.attrs = &mut attr;
         assert_eq!(launch_ex(&config, f, p, null as _), INVALID_CLUSTER_SIZE);
+        let error_name = sym!(
+            lib,
+            b"cuGetErrorName",
+            unsafe extern "C" fn(u32, *mut *const std::ffi::c_char) -> u32
+        );
+        let mut name = std::ptr::null();
+        assert_eq!(error_name(INVALID_CLUSTER_SIZE, &mut name), 0);
+        assert_eq!(
+            std::ffi::CStr::from_ptr(name).to_str().unwrap(),
+            "CUDA_ERROR_INVALID_CLUSTER_SIZE"
+        );
 
         // A kernel without a shape of its own.
         let text = empty_module("sm_90");
