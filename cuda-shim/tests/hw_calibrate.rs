@@ -120,57 +120,55 @@ fn gpu_check_runs_against_the_shim() {
         eprintln!("skipped: no python3 (3.6 or later) to run ptx-samples/gen/gpu_check.py");
         return;
     };
-    let dry = Command::new(python)
-        .current_dir(repo())
-        .args(["ptx-samples/gen/gpu_check.py", "--dry-run"])
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&dry.stdout);
-    assert!(
-        dry.status.success() && stdout.contains(" 0 with problems"),
-        "gpu_check.py --dry-run:\n{stdout}\n{}",
-        String::from_utf8_lossy(&dry.stderr)
+    let lib = library();
+    let lib = lib.to_str().unwrap();
+    script(
+        python,
+        &["ptx-samples/gen/gpu_check.py", "--dry-run"],
+        " 0 with problems",
     );
     // Every texture/surface geometry's copies and descriptors (no kernel).
-    let trips = Command::new(python)
-        .current_dir(repo())
-        .arg("ptx-samples/gen/gpu_objects.py")
-        .arg("--libcuda")
-        .arg(library())
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&trips.stdout);
-    assert!(
-        trips.status.success() && stdout.contains("12 of 12 ok"),
-        "gpu_objects.py round trips:\n{stdout}\n{}",
-        String::from_utf8_lossy(&trips.stderr)
+    script(
+        python,
+        &["ptx-samples/gen/gpu_objects.py", "--libcuda", lib],
+        "12 of 12 ok",
     );
-    let result = Command::new(python)
-        .current_dir(repo())
-        .arg("ptx-samples/gen/gpu_check.py")
-        .arg("--libcuda")
-        .arg(library())
-        .args(["--jobs", "2", "--timeout", "300"])
-        .args([
+    // texture_fetch, surface_rw, grid_sync (2 PTX), cluster_dsmem,
+    // printf_basic (2 PTX)
+    script(
+        python,
+        &[
+            "ptx-samples/gen/gpu_check.py",
+            "--libcuda",
+            lib,
+            "--jobs",
+            "2",
+            "--timeout",
+            "300",
             "cuda/texture_fetch",
             "cuda/surface_rw",
             "cuda/grid_sync",
             "cuda/cluster_dsmem",
             "cuda/printf_basic",
-        ])
+        ],
+        "7 (sample, ptx) pairs, 7 PASS, 0 FAIL on warpjit",
+    );
+}
+
+/// Runs a script of ptx-samples/gen (on the sm_90 preset where it loads the
+/// shim) and checks that it succeeds and prints `expect`.
+fn script(python: &str, args: &[&str], expect: &str) {
+    let out = Command::new(python)
+        .current_dir(repo())
+        .args(args)
         .env("WARPJIT_ARCH", "sm_90")
         .output()
         .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&result.stdout);
-    let stderr = String::from_utf8_lossy(&result.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        result.status.success(),
-        "gpu_check.py --libcuda failed:\n{stdout}\n{stderr}"
-    );
-    // texture_fetch, surface_rw, grid_sync (2 PTX), cluster_dsmem,
-    // printf_basic (2 PTX)
-    assert!(
-        stdout.contains("7 (sample, ptx) pairs, 7 PASS, 0 FAIL on warpjit"),
-        "{stdout}"
+        out.status.success() && stdout.contains(expect),
+        "{}:\n{stdout}\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
     );
 }

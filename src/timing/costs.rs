@@ -237,19 +237,21 @@ pub fn apply(
         // An atomic whose line's SASS also loads its space and branches is
         // ptxas's compare-and-swap loop (16-bit and shared-memory float
         // adds on sm_80: `LD`, `ATOM.CAS`/`ATOMS.CAS`, a branch back).
-        if let Some(ls) = table.lines.get(&line) {
-            let control = ls.classes[UnitClass::Control as usize];
-            for &i in instrs {
-                if info[i].mem.is_some_and(|(k, _)| k == MemKind::Atomic) {
-                    program.instrs[i].cas_loop = control > 0
-                        && ls.mem.iter().any(|(a, _)| {
-                            a.kind == MemKind::Atomic
-                                && ls
-                                    .mem
-                                    .iter()
-                                    .any(|(l, _)| l.kind == MemKind::Load && l.space == a.space)
-                        });
-                }
+        let cas_loop = table.lines.get(&line).is_some_and(|ls| {
+            let has = |kind, space| {
+                ls.mem
+                    .iter()
+                    .any(|(m, _)| m.kind == kind && m.space == space)
+            };
+            ls.classes[UnitClass::Control as usize] > 0
+                && ls
+                    .mem
+                    .iter()
+                    .any(|(a, _)| a.kind == MemKind::Atomic && has(MemKind::Load, a.space))
+        });
+        for &i in instrs {
+            if info[i].mem.is_some_and(|(k, _)| k == MemKind::Atomic) {
+                program.instrs[i].cas_loop = cas_loop;
             }
         }
         // 1. Memory ops take memory instructions of their kind.

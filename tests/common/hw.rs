@@ -35,10 +35,7 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// self-test with its sizes scaled down (`--scale`) is refused: its runs
 /// are not the runs.toml ones.
 pub fn measured(json: &str) -> Result<(String, Vec<Measured>), String> {
-    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    if v["schema"] != "warpjit-hwcal/1" {
-        return Err(format!("schema {} is not warpjit-hwcal/1", v["schema"]));
-    }
+    let v = kit_file(json)?;
     let scale = v["options"]["scale"].as_u64().unwrap_or(1);
     if scale != 1 {
         return Err(format!(
@@ -99,10 +96,7 @@ pub struct MeasuredSample {
 /// The kit's empty-kernel time (ms: a launch's fixed cost as events see
 /// it) and the corpus samples that ran ("ok") in a kit file.
 pub fn measured_samples(json: &str) -> Result<(f64, Vec<MeasuredSample>), String> {
-    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    if v["schema"] != "warpjit-hwcal/1" {
-        return Err(format!("schema {} is not warpjit-hwcal/1", v["schema"]));
-    }
+    let v = kit_file(json)?;
     let baseline = v["baseline"]["median_ms"]
         .as_f64()
         .ok_or("no empty-kernel baseline")?;
@@ -125,4 +119,13 @@ pub fn measured_samples(json: &str) -> Result<(f64, Vec<MeasuredSample>), String
         });
     }
     Ok((baseline, out))
+}
+
+/// A kit file's JSON, refused unless its schema is `warpjit-hwcal/1`.
+fn kit_file(json: &str) -> Result<serde_json::Value, String> {
+    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if v["schema"] != "warpjit-hwcal/1" {
+        return Err(format!("schema {} is not warpjit-hwcal/1", v["schema"]));
+    }
+    Ok(v)
 }

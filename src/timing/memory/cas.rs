@@ -27,18 +27,23 @@ impl MemorySystem {
         } else {
             (&mut self.cas_busy, self.l2_latency as u64)
         };
-        let mut words: Vec<(u64, u64)> = Vec::new();
+        // Distinct words and their lanes (no allocation per access).
+        let mut words = [(0u64, 0u64); 32];
+        let mut count = 0;
         for (l, &a) in addrs.iter().enumerate() {
             if mask >> l & 1 != 0 {
                 let w = (a & !3) ^ if shared { salt << 48 } else { 0 };
-                match words.iter_mut().find(|(a, _)| *a == w) {
+                match words[..count].iter_mut().find(|(a, _)| *a == w) {
                     Some((_, n)) => *n += 1,
-                    None => words.push((w, 1)),
+                    None => {
+                        words[count] = (w, 1);
+                        count += 1;
+                    }
                 }
             }
         }
         let mut end = done;
-        for (w, n) in words {
+        for &(w, n) in &words[..count] {
             let last = busy.entry(w).or_insert(0);
             // The first success is the attempt itself (at `done`); each
             // further one a round trip later.
