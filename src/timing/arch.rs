@@ -224,6 +224,14 @@ pub struct Memory {
     /// Sector misses an SM may have outstanding (its MSHRs); 0: no limit.
     #[serde(default)]
     pub l1_mshrs: u32,
+    /// Global stores allocate their line in the L1 without fetching it
+    /// (wholly written sectors become valid; partly written ones once all
+    /// their bytes are written), as the H100 measured here does (Accel-Sim
+    /// configures every L1 from Volta on so, but a TITAN V's does not keep
+    /// a thread's stores); otherwise a store only updates sectors the L1
+    /// holds.
+    #[serde(default)]
+    pub l1_store_allocate: bool,
     /// Bytes per cycle one SM's port to the L2 moves (requests out, data
     /// back); 0: no limit.
     #[serde(default)]
@@ -244,6 +252,12 @@ pub struct Memory {
     /// reads).
     #[serde(default = "one")]
     pub l2_fetch_sectors: u32,
+    /// Slice cycles a partly written sector takes beyond its transfer (a
+    /// read-modify-write of the sector in the slice; 0: none). The H100
+    /// measured here takes about 4 per sector of its naive transposes'
+    /// scattered 4- and 8-byte stores.
+    #[serde(default)]
+    pub l2_partial_write_cycles: f64,
     /// Whether the L2 reads a partly written sector from DRAM to merge it
     /// before writing it back (the H100 measured here does: one DRAM
     /// sector read per partly written sector).
@@ -564,6 +578,12 @@ impl Arch {
             positive(what, v as f64)?;
         }
         positive("memory.dram_bandwidth_gbs", m.dram_bandwidth_gbs)?;
+        if !(m.l2_partial_write_cycles >= 0.0 && m.l2_partial_write_cycles.is_finite()) {
+            return Err(format!(
+                "memory.l2_partial_write_cycles must be finite and at least 0 (is {})",
+                m.l2_partial_write_cycles
+            ));
+        }
         for (what, v) in [
             (
                 "memory.shared_cycles_per_pass",

@@ -8,15 +8,18 @@
 //!   valid sector hits (waiting for its data if it is still being fetched,
 //!   which is how two misses to one sector merge); only missing sectors go
 //!   on, each holding one of the SM's miss slots (MSHRs) until its data
-//!   returns. Global stores write through (a fully written sector already
-//!   in L1 stays valid; nothing is allocated); local memory is write-back.
+//!   returns. Global stores write through; on the H100 (`l1_store_allocate`)
+//!   they also allocate their line, unfetched, a sector valid once all its
+//!   bytes are written (`memory/store.rs`). Local memory is write-back; `.cg` and
+//!   `.cv` loads skip the L1.
 //! - **The SM's port** to the L2 moves a sector's worth of bytes per request
 //!   at the preset's bytes per cycle.
 //! - **L2** (shared, sectored, write-back): lines interleaved over slices,
 //!   each slice serving requests at its bytes per cycle (`server.rs`). A
 //!   load miss fetches the sector from DRAM; a store allocates without
 //!   fetching (a fully written sector becomes valid and dirty, a partly
-//!   written one dirty, fetched only if read); an evicted line writes its
+//!   written one dirty, fetched only if read, and taking its slice
+//!   `l2_partial_write_cycles` more); an evicted line writes its
 //!   dirty sectors back to DRAM. Atomics are performed at the slice, one
 //!   lane per `l2_atomic_cycles`.
 //! - **DRAM** (`dram.rs`): sectors served at the nominal bandwidth less
@@ -35,7 +38,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
-use super::cache::{Cache, Evicted};
+use super::cache::{Cache, Evicted, MAX_SECTORS};
 use super::coalesce::{half_warp_transactions, lanes_per_sector, unique_sectors};
 use super::dram::Dram;
 use super::program::CachePolicy;
@@ -98,6 +101,9 @@ pub struct SmMemory {
     /// Per shared-memory word (and CTA slot) a compare-and-swap loop
     /// works on: when its last lane's success is in.
     cas_busy: HashMap<u64, u64>,
+    /// Bytes written so far of the partly written sectors of lines that
+    /// global stores allocated in the L1 (`l1_store_allocate`), by line.
+    partial: HashMap<u64, [u64; MAX_SECTORS]>,
 }
 
 /// The memory system shared by all SMs: L2 slices and DRAM.
@@ -121,12 +127,16 @@ pub struct MemorySystem {
     /// Whether a partly written sector is read from DRAM before its
     /// write-back.
     partial_fill: bool,
-    /// Cycles of a slice per sector request, and per atomic lane.
+    /// Cycles of a slice per sector request, and per atomic lane; more
+    /// per partly written sector.
     slice_cost: f64,
+    partial_cost: f64,
     atomic_cost: f64,
     /// Cycles of an SM's port per sector.
     port_cost: f64,
     mshrs: usize,
+    /// Global stores allocate in the L1 (`l1_store_allocate`).
+    store_allocate: bool,
     shared_pass: u32,
     coalescing: Coalescing,
     l1_fill_line: bool,
@@ -143,8 +153,6 @@ pub struct MemorySystem {
     remapped: [u64; 32],
     /// No access earlier than this cycle will come (`advance`).
     floor: u64,
-    /// The load being costed fetches again from memory (`.cv`).
-    uncached: bool,
     /// Per global word a compare-and-swap loop works on: when its last
     /// lane's success is in.
     cas_busy: HashMap<u64, u64>,
@@ -163,6 +171,7 @@ impl SmMemory {
             port_free: 0.0,
             pipe_free: 0,
             cas_busy: HashMap::new(),
+            partial: HashMap::new(),
         }
     }
 }
@@ -198,11 +207,13 @@ impl MemorySystem {
             line_shift: m.line_bytes.trailing_zeros(),
             sector_bytes: m.sector_bytes,
             slice_cost: per(m.l2_slice_bytes_per_cycle, sector),
+            partial_cost: m.l2_partial_write_cycles,
             atomic_cost: m.l2_atomic_cycles,
             fetch_group: m.l2_fetch_sectors.max(1),
             partial_fill: m.dram_partial_write_fill,
             port_cost: per(m.sm_l2_bytes_per_cycle, sector),
             mshrs: m.l1_mshrs as usize,
+            store_allocate: m.l1_store_allocate,
             shared_pass: m.shared_cycles_per_pass.max(1),
             coalescing: m.coalescing,
             l1_fill_line: m.l1_fill == L1Fill::Line,
@@ -215,7 +226,6 @@ impl MemorySystem {
             txns: Vec::new(),
             remapped: [0; 32],
             floor: 0,
-            uncached: false,
             cas_busy: HashMap::new(),
             sectors: [0; 64],
             written: [0; 64],
@@ -338,7 +348,6 @@ impl MemorySystem {
         match kind {
             Kind::Load => {
                 let use_l1 = (local || self.l1_global) && cache == CachePolicy::Default;
-                self.uncached = cache == CachePolicy::Uncached;
                 let mut i = 0;
                 while i < n {
                     let (line, bits, _, next) = self.line_run(i, n, None);
@@ -351,7 +360,8 @@ impl MemorySystem {
                 let mut i = 0;
                 while i < n {
                     let (line, bits, full, next) = self.line_run(i, n, Some(()));
-                    done = done.max(self.store_line(sm, local, line, bits, full, start));
+                    let at = (line, bits, full);
+                    done = done.max(self.store_line(sm, local, at, i..next, start));
                     i = next;
                 }
             }
@@ -419,42 +429,6 @@ impl MemorySystem {
         Cost {
             latency: (done - now) as u32,
             replays,
-        }
-    }
-
-    /// Bytes of each of the access's `n` sectors the lanes write, into
-    /// `written` (bit b: byte b of the sector).
-    fn bytes_written(&mut self, mask: u32, addrs: &[u64; 32], size: u32, n: usize) {
-        let sector_bytes = self.sector_bytes as u64;
-        self.written[..n].fill(0);
-        let sectors = &self.sectors[..n];
-        // Sectors come in first-touch order: a lane's is mostly the one
-        // found last or the one after it.
-        let mut i = 0;
-        let mut m = mask;
-        while m != 0 {
-            let a = addrs[m.trailing_zeros() as usize];
-            m &= m - 1;
-            let mut at = a;
-            let end = a.wrapping_add(size.max(1) as u64);
-            while at < end {
-                let s = at >> self.sector_shift;
-                let off = at & (sector_bytes - 1);
-                let len = (end - at).min(sector_bytes - off);
-                let bits = (u64::MAX >> (64 - len)) << off;
-                let found = if sectors.get(i) == Some(&s) {
-                    Some(i)
-                } else if sectors.get(i + 1) == Some(&s) {
-                    Some(i + 1)
-                } else {
-                    sectors.iter().position(|&t| t == s)
-                };
-                if let Some(j) = found {
-                    self.written[j] |= bits;
-                    i = j;
-                }
-                at += len;
-            }
         }
     }
 
@@ -532,7 +506,7 @@ impl MemorySystem {
             if let Some(l1) = sm.l1.as_mut() {
                 let (line, evicted) = l1.get(addr);
                 line.fill(fetch, ready, t);
-                self.l1_evicted(&mut sm.port_free, evicted, t);
+                self.l1_evicted(&mut sm.port_free, &mut sm.partial, evicted, t);
             }
         }
         if self.mshrs > 0 {
@@ -590,8 +564,7 @@ impl MemorySystem {
             return t + self.dram_latency as u64 + self.dram.read_sectors(addr, t, k as f64);
         };
         let (line, evicted) = l2.get(addr);
-        // A `.cv` load fetches again whatever the L2 holds.
-        let hit = if self.uncached { 0 } else { line.valid & bits };
+        let hit = line.valid & bits;
         let miss = bits & !hit;
         let mut ready = 0;
         if hit != 0 {
@@ -614,94 +587,6 @@ impl MemorySystem {
         // behind the channel's backlog already.
         self.write_back(evicted, t);
         ready
-    }
-
-    /// Writes the dirty sectors of a line evicted from the L2 back to DRAM;
-    /// returns the cycles the write is held before its channel has room.
-    #[inline]
-    fn write_back(&mut self, evicted: Evicted, t: u64) -> u64 {
-        if evicted.line.dirty != 0 {
-            // Partly written sectors are read first where the L2 merges
-            // them with DRAM's copy (`dram_partial_write_fill`).
-            let partial = evicted.line.dirty & !evicted.line.valid;
-            if self.partial_fill && partial != 0 {
-                let k = partial.count_ones();
-                self.stats.dram_sectors += k as u64;
-                self.dram.read_sectors(evicted.addr, t, k as f64);
-            }
-            let n = evicted.line.dirty.count_ones() as u64;
-            self.stats.dram_writes += n;
-            self.dram.write(evicted.addr, t, n)
-        } else {
-            0
-        }
-    }
-
-    /// A store of the sectors `bits` of the line at `addr` (`full`: those
-    /// of them wholly written) reaching the L1 pipeline at `t`; returns when
-    /// the L2 (or, for local memory, the L1) has them.
-    fn store_line(
-        &mut self,
-        sm: &mut SmMemory,
-        local: bool,
-        addr: u64,
-        bits: u8,
-        full: u8,
-        t: u64,
-    ) -> u64 {
-        let mut through = bits;
-        if let Some(l1) = sm.l1.as_mut() {
-            if local {
-                // Local memory is write-back in the L1: sectors wholly
-                // written, or held, stay there; a partial write of a sector
-                // not held goes through to the L2.
-                let (line, evicted) = l1.get(addr);
-                let kept = (full | line.valid) & bits;
-                line.valid |= kept;
-                line.dirty |= kept;
-                through = bits & !kept;
-                self.l1_evicted(&mut sm.port_free, evicted, t);
-                if through == 0 {
-                    return t + self.l1_latency as u64;
-                }
-            } else if let Some(line) = l1.find(addr) {
-                // Write-through; the copy in L1 is updated in place.
-                line.valid |= full & bits;
-            }
-        }
-        let t = self.port(&mut sm.port_free, t, through.count_ones());
-        self.l2_write(addr, through, full & through, t)
-    }
-
-    /// The sectors `bits` of the line at `addr` written into the L2
-    /// (`full`: those wholly written), arriving from an SM's port at `t`;
-    /// returns when the slice has taken them.
-    fn l2_write(&mut self, addr: u64, bits: u8, full: u8, t: u64) -> u64 {
-        let k = bits.count_ones();
-        let slice = self.slice_of(addr >> self.sector_shift);
-        let t = t + self.slice_book(slice, t, self.slice_cost * k as f64);
-        let Some(l2) = self.l2.as_mut() else {
-            self.stats.dram_writes += k as u64;
-            return t + self.dram.write(addr, t, k as u64);
-        };
-        let (line, evicted) = l2.get(addr);
-        line.dirty |= bits;
-        line.valid |= full;
-        // A store whose write-back finds its channel's queue full is
-        // acknowledged once it has room.
-        let held = self.write_back(evicted, t);
-        t + held + self.l2_latency as u64
-    }
-
-    /// Dirty sectors of a line evicted from an L1 (local memory) go to the
-    /// L2 through the SM's port.
-    fn l1_evicted(&mut self, port_free: &mut f64, evicted: Evicted, t: u64) {
-        let dirty = evicted.line.dirty;
-        if dirty == 0 {
-            return;
-        }
-        let t = self.port(port_free, t, dirty.count_ones());
-        self.l2_write(evicted.addr, dirty, dirty & evicted.line.valid, t);
     }
 
     /// An atomic on `lanes` lanes of one sector, reaching the L1 pipeline
@@ -795,6 +680,7 @@ impl MemorySystem {
 }
 
 mod cas;
+mod store;
 
 #[cfg(test)]
 mod tests;

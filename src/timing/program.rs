@@ -39,10 +39,10 @@ pub enum CachePolicy {
     /// In the L1 where the preset caches global loads there, and the L2.
     #[default]
     Default,
-    /// In the L2 only (`.cg`, `L1::no_allocate`, `.volatile`).
+    /// In the L2 only (`.cg`, `L1::no_allocate`, `.volatile`, and `.cv`:
+    /// the L2 is where global memory is coherent, and the H100 measured
+    /// here serves a `.cv` pointer chase at its L2 latency).
     L2Only,
-    /// Fetched again from memory (`.cv`).
-    Uncached,
 }
 
 /// One issue slot's static facts.
@@ -163,7 +163,7 @@ impl Program {
                     p.regs.extend(op.dsts.iter().map(|r| r.index() as u32));
                     let cache = match op.unit {
                         Unit::LsuGlobalCg => CachePolicy::L2Only,
-                        Unit::LsuGlobalCv => CachePolicy::Uncached,
+                        Unit::LsuGlobalCv => CachePolicy::L2Only,
                         _ => CachePolicy::Default,
                     };
                     let int_mul32 = match &op.kind {

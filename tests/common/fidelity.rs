@@ -71,6 +71,11 @@ pub struct Launch {
     /// its L2 (the steady state of a kernel launched back to back).
     #[serde(default)]
     pub warmup: u32,
+    /// An untimed launch that the model runs anyway (its time not
+    /// counted), leaving its L2 to the next timed launch, as a GPU's L2
+    /// keeps what an initialising kernel wrote.
+    #[serde(default)]
+    pub warms_l2: bool,
 }
 
 /// A grid extent: a number, or `"K*sm"`.
@@ -501,6 +506,8 @@ impl Session {
             reads: HashMap::new(),
             reports: Vec::new(),
         };
+        // The last launch left its L2 to the next (`Launch::warms_l2`).
+        let mut warmed = false;
         for l in &run.launch {
             let k = dev
                 .kernel(m, Some(&l.kernel))
@@ -522,7 +529,7 @@ impl Session {
                     .map_err(|e| format!("{}: {e}", l.kernel))?,
             };
             match timing {
-                Some(regs) if l.timed => {
+                Some(regs) if l.timed || l.warms_l2 => {
                     let mut t = TimingOptions::new(arch.clone());
                     t.regs = regs.map(|n| (n, "run".to_string()));
                     // As `--costs auto`: the sidecar where sm_80's SASS
@@ -532,8 +539,10 @@ impl Session {
                         Some(_) => t.costs = Costs::Ptx("auto: Tesla's ISA".into()),
                         None => {}
                     }
-                    // Warm-up launches leave their L2 to the measured one.
-                    t.keep_l2 = l.warmup > 0;
+                    // Warm-up launches, and a launch that warms the L2,
+                    // leave their L2 to the measured one.
+                    t.keep_l2 = l.warmup > 0 || l.warms_l2 || warmed;
+                    warmed = l.warms_l2;
                     for _ in 0..l.warmup {
                         dev.launch_timed(m, k, cfg, &params, &t)
                             .map_err(|e| format!("{}: {e}", l.kernel))?;
@@ -541,9 +550,11 @@ impl Session {
                     let (_, report) = dev
                         .launch_timed(m, k, cfg, &params, &t)
                         .map_err(|e| format!("{}: {e}", l.kernel))?;
-                    out.seconds += report.time_us() * 1e-6;
-                    out.cycles += report.estimated_cycles;
-                    out.reports.push(report);
+                    if l.timed {
+                        out.seconds += report.time_us() * 1e-6;
+                        out.cycles += report.estimated_cycles;
+                        out.reports.push(report);
+                    }
                 }
                 _ => {
                     dev.launch(m, k, cfg, &params)

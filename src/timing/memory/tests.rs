@@ -87,6 +87,8 @@ fn stores_allocate_without_fetching_and_are_written_back() {
     let mut a = arch();
     a.memory.l2_kib = 1; // 8 lines of 128 bytes
     a.memory.l2_ways = 1;
+    // The L2's side: reads that the L1 does not serve.
+    a.memory.l1_store_allocate = false;
     let mut mem = MemorySystem::new(&a);
     let mut sm = SmMemory::new(&a);
     // A full line written: nothing read from DRAM.
@@ -288,8 +290,12 @@ fn cache_operators_choose_the_levels() {
         load(&mut mem, &mut sm, CachePolicy::Default, 15_000),
         a.memory.l1_latency
     );
-    // `.cv` goes to DRAM whatever the caches hold.
-    assert!(load(&mut mem, &mut sm, CachePolicy::Uncached, 20_000) >= a.memory.dram_latency);
+    // `.cg` (and `.cv`, `CachePolicy::L2Only` too) skips the L1, which
+    // holds the line now, and hits in the L2.
+    assert_eq!(
+        load(&mut mem, &mut sm, CachePolicy::L2Only, 20_000),
+        a.memory.l2_latency
+    );
 }
 
 #[test]
@@ -351,4 +357,78 @@ fn read_misses_fetch_aligned_sector_groups() {
         2 + 1 + 2,
         "the partial sector read, then the new line's pair"
     );
+}
+
+/// A partly written sector takes its slice `l2_partial_write_cycles` more
+/// (the H100's scattered stores); wholly written ones do not.
+#[test]
+fn partly_written_sectors_take_their_slice_longer() {
+    let ack = |partial_cycles: f64, stride: u64| {
+        let mut a = Arch::builtin("sm_90").unwrap();
+        a.memory.l2_slices = 1;
+        a.memory.l2_partial_write_cycles = partial_cycles;
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        // 32 lanes storing 4 bytes each: one per line (stride 128), or
+        // four whole sectors (stride 4).
+        let c = mem.global(
+            &mut sm,
+            Kind::Store,
+            CachePolicy::Default,
+            u32::MAX,
+            &lanes(0x4000, stride),
+            4,
+            0,
+        );
+        c.latency
+    };
+    // The last of the 32 sectors waits behind 31 that each took 4 more.
+    assert_eq!(ack(4.0, 128), ack(0.0, 128) + 31 * 4);
+    assert_eq!(ack(4.0, 4), ack(0.0, 4));
+}
+
+/// On the H100 a global store allocates its line in the L1 without
+/// fetching it (`l1_store_allocate`): a sector becomes valid once all its
+/// bytes are written, by one store or several; elsewhere stores leave the
+/// L1 alone.
+#[test]
+fn stores_allocate_in_the_h100s_l1() {
+    let run = |preset: &str| {
+        let a = Arch::builtin(preset).unwrap();
+        let mut mem = MemorySystem::new(&a);
+        let mut sm = SmMemory::new(&a);
+        let one = |addr: u64| {
+            let mut l = [0u64; 32];
+            l[0] = addr;
+            l
+        };
+        // One thread writes 8-byte words: the first sector whole after
+        // four stores, the second half written.
+        for (k, w) in [0x8000u64, 0x8008, 0x8010, 0x8018, 0x8020, 0x8028]
+            .into_iter()
+            .enumerate()
+        {
+            mem.global(
+                &mut sm,
+                Kind::Store,
+                CachePolicy::Default,
+                1,
+                &one(w),
+                8,
+                10 * k as u64,
+            );
+        }
+        let load = |mem: &mut MemorySystem, sm: &mut SmMemory, addr, now| {
+            mem.global(sm, Kind::Load, CachePolicy::Default, 1, &one(addr), 8, now)
+                .latency
+        };
+        let whole = load(&mut mem, &mut sm, 0x8008, 5_000);
+        let half = load(&mut mem, &mut sm, 0x8028, 10_000);
+        (a.memory.l1_latency, whole, half)
+    };
+    let (l1, whole, half) = run("sm_90");
+    assert_eq!(whole, l1, "the wholly written sector hits");
+    assert!(half > l1, "the half-written one is fetched");
+    let (l1, whole, _) = run("sm_70");
+    assert!(whole > l1, "Volta's L1 does not keep stores");
 }
