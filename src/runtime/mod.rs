@@ -20,6 +20,7 @@ mod merged;
 mod options;
 pub mod printf;
 pub mod texarg;
+pub mod tmaparg;
 pub mod texture;
 pub mod timed;
 pub use cluster::{shape as cluster_shape, ClusterLaunch};
