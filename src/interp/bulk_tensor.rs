@@ -251,7 +251,13 @@ fn reduce_elem(op: AtomOp, t: u8, old: u64, v: u64) -> u64 {
             } else {
                 (old & 0xffff_ffff, v & 0xffff_ffff)
             };
-            let sext = |x: u64| if wide { x as i64 } else { x as u32 as i32 as i64 };
+            let sext = |x: u64| {
+                if wide {
+                    x as i64
+                } else {
+                    x as u32 as i32 as i64
+                }
+            };
             let r = match op {
                 AtomOp::Add => a.wrapping_add(b),
                 AtomOp::Min if signed => sext(a).min(sext(b)) as u64,
@@ -293,7 +299,10 @@ mod tests {
     #[test]
     fn reductions_by_data_type() {
         assert_eq!(reduce_elem(AtomOp::Add, 2, 0xffff_ffff, 2), 1);
-        assert_eq!(reduce_elem(AtomOp::Min, 3, (-5i32) as u32 as u64, 3), (-5i32) as u32 as u64);
+        assert_eq!(
+            reduce_elem(AtomOp::Min, 3, (-5i32) as u32 as u64, 3),
+            (-5i32) as u32 as u64
+        );
         assert_eq!(reduce_elem(AtomOp::Max, 2, 7, 9), 9);
         assert_eq!(reduce_elem(AtomOp::Inc, 2, 4, 4), 0);
         assert_eq!(reduce_elem(AtomOp::Dec, 2, 0, 9), 9);

@@ -213,7 +213,9 @@ impl Warp {
             }
             OpKind::CpAsyncBulk { .. } => self.cp_async_bulk(cta, op, mask)?,
             OpKind::CpAsyncBulkTensor { .. } => self.cp_async_bulk_tensor(cta, op, mask)?,
-            OpKind::TensormapReplaceAddress { .. } => self.tensormap_replace_address(cta, op, mask)?,
+            OpKind::TensormapReplaceAddress { .. } => {
+                self.tensormap_replace_address(cta, op, mask)?
+            }
             OpKind::CpAsync { .. } => self.cp_async(cta, op, lanes)?,
             OpKind::Shfl { mode } => {
                 self.check_member_mask(cta, op, mask);

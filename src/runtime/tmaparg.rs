@@ -52,12 +52,16 @@ fn list<T: std::str::FromStr>(s: &str, sep: char) -> Option<Vec<T>> {
 
 /// Parses the part after `tmap:`.
 pub fn parse(rest: &str, spec: &str) -> Result<TmapSpec, String> {
-    let err = |m: &str| format!("argument `{spec}`: {m} (tmap:ARG:TYPE:DIMS:BOX[:stride=..][:estride=..][:swizzle=32|64|128][:nan])");
+    let err = |m: &str| {
+        format!("argument `{spec}`: {m} (tmap:ARG:TYPE:DIMS:BOX[:stride=..][:estride=..][:swizzle=32|64|128][:nan])")
+    };
     let parts: Vec<&str> = rest.split(':').collect();
     let [arg, ty, dims, boxdim, options @ ..] = parts.as_slice() else {
         return Err(err("expected ARG, TYPE, DIMS and BOX"));
     };
-    let arg = arg.parse().map_err(|_| err("ARG is the index of an earlier buffer argument"))?;
+    let arg = arg
+        .parse()
+        .map_err(|_| err("ARG is the index of an earlier buffer argument"))?;
     let dtype = dtype(ty).ok_or_else(|| err(&format!("unknown type `{ty}`")))?;
     let dims: Vec<u64> = list(dims, 'x').ok_or_else(|| err("bad DIMS"))?;
     let boxdim: Vec<u32> = list(boxdim, 'x').ok_or_else(|| err("bad BOX"))?;
@@ -84,11 +88,13 @@ pub fn parse(rest: &str, spec: &str) -> Result<TmapSpec, String> {
     for o in options {
         match o.split_once('=') {
             Some(("stride", v)) => {
-                out.strides = list(v, ',').filter(|l: &Vec<u64>| l.len() == out.dims.len() - 1)
+                out.strides = list(v, ',')
+                    .filter(|l: &Vec<u64>| l.len() == out.dims.len() - 1)
                     .ok_or_else(|| err("stride= takes rank-1 byte strides"))?
             }
             Some(("estride", v)) => {
-                out.elem_strides = list(v, ',').filter(|l: &Vec<u32>| l.len() == out.dims.len())
+                out.elem_strides = list(v, ',')
+                    .filter(|l: &Vec<u32>| l.len() == out.dims.len())
                     .ok_or_else(|| err("estride= takes rank element strides"))?
             }
             Some(("swizzle", v)) => {
@@ -132,7 +138,11 @@ mod tests {
 
     #[test]
     fn tmap_specs() {
-        let s = parse("1:f32:40x30:16x8:swizzle=64", "tmap:1:f32:40x30:16x8:swizzle=64").unwrap();
+        let s = parse(
+            "1:f32:40x30:16x8:swizzle=64",
+            "tmap:1:f32:40x30:16x8:swizzle=64",
+        )
+        .unwrap();
         assert_eq!(s.arg, 1);
         assert_eq!(s.strides, vec![160]);
         assert_eq!(s.swizzle, 2);

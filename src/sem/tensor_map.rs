@@ -87,10 +87,10 @@ pub struct TiledArgs<'a> {
 /// the packed sub-byte types (13..=15) and unknown values.
 pub fn elem_size(t: u32) -> Option<u64> {
     Some(match t {
-        0 => 1,                          // UINT8
-        1 | 6 | 9 => 2,                  // UINT16, FLOAT16, BFLOAT16
-        2 | 3 | 7 | 10 | 11 | 12 => 4,   // UINT32, INT32, FLOAT32(_FTZ), TFLOAT32(_FTZ)
-        4 | 5 | 8 => 8,                  // UINT64, INT64, FLOAT64
+        0 => 1,                        // UINT8
+        1 | 6 | 9 => 2,                // UINT16, FLOAT16, BFLOAT16
+        2 | 3 | 7 | 10 | 11 | 12 => 4, // UINT32, INT32, FLOAT32(_FTZ), TFLOAT32(_FTZ)
+        4 | 5 | 8 => 8,                // UINT64, INT64, FLOAT64
         _ => return None,
     })
 }
@@ -146,11 +146,7 @@ pub fn encode_tiled(a: &TiledArgs) -> Result<[u8; SIZE], EncodeError> {
     };
     match a.interleave {
         0 => {}
-        1 | 2 => {
-            return Err(EncodeError::NotSupported(
-                "interleaved layouts".to_string(),
-            ))
-        }
+        1 | 2 => return Err(EncodeError::NotSupported("interleaved layouts".to_string())),
         i => return Err(bad(format!("interleave {i}"))),
     }
     match a.swizzle {
@@ -313,7 +309,10 @@ impl TensorMap {
                 return Err(format!("dimension {i} or its box is empty or too large"));
             }
             if m.elem_strides[i] == 0 || m.elem_strides[i] > 8 {
-                return Err(format!("element stride {} of dimension {i}", m.elem_strides[i]));
+                return Err(format!(
+                    "element stride {} of dimension {i}",
+                    m.elem_strides[i]
+                ));
             }
         }
         let inner = m.boxdim[0] as u64 * esize;
@@ -374,10 +373,10 @@ impl TensorMap {
             return 0;
         }
         match self.dtype {
-            6 => 0x7fff,               // f16
-            9 => 0x7fff,               // bf16
+            6 => 0x7fff,                // f16
+            9 => 0x7fff,                // bf16
             8 => 0x7fff_ffff_ffff_ffff, // f64
-            _ => 0x7fff_ffff,          // f32, tf32
+            _ => 0x7fff_ffff,           // f32, tf32
         }
     }
 }
@@ -386,7 +385,12 @@ impl TensorMap {
 mod tests {
     use super::*;
 
-    fn args<'a>(dims: &'a [u64], strides: &'a [u64], boxdim: &'a [u32], es: &'a [u32]) -> TiledArgs<'a> {
+    fn args<'a>(
+        dims: &'a [u64],
+        strides: &'a [u64],
+        boxdim: &'a [u32],
+        es: &'a [u32],
+    ) -> TiledArgs<'a> {
         TiledArgs {
             dtype: 7,
             rank: dims.len() as u32,
@@ -418,19 +422,46 @@ mod tests {
     #[test]
     fn encode_checks_arguments() {
         let ok = |a: TiledArgs| encode_tiled(&a);
-        let inv = |r: Result<[u8; SIZE], EncodeError>| matches!(r, Err(EncodeError::InvalidValue(_)));
-        assert!(inv(ok(TiledArgs { addr: 0x1008, ..args(&[40], &[], &[16], &[1]) })));
-        assert!(inv(ok(args(&[40, 30], &[168], &[16, 8], &[1, 1]))), "stride not /16");
+        let inv =
+            |r: Result<[u8; SIZE], EncodeError>| matches!(r, Err(EncodeError::InvalidValue(_)));
+        assert!(inv(ok(TiledArgs {
+            addr: 0x1008,
+            ..args(&[40], &[], &[16], &[1])
+        })));
+        assert!(
+            inv(ok(args(&[40, 30], &[168], &[16, 8], &[1, 1]))),
+            "stride not /16"
+        );
         assert!(inv(ok(args(&[40], &[], &[257], &[1]))), "box > 256");
         assert!(inv(ok(args(&[40], &[], &[6], &[1]))), "inner box 24 bytes");
         assert!(inv(ok(args(&[40], &[], &[16], &[9]))), "element stride 9");
         assert!(inv(ok(args(&[0], &[], &[16], &[1]))), "empty dim");
-        assert!(inv(ok(TiledArgs { rank: 6, ..args(&[40], &[], &[16], &[1]) })));
-        assert!(inv(ok(TiledArgs { swizzle: 1, ..args(&[40], &[], &[16], &[1]) })), "64 B > 32 B span");
-        assert!(ok(TiledArgs { swizzle: 3, ..args(&[40], &[], &[32], &[1]) }).is_ok());
-        assert!(inv(ok(TiledArgs { oob_fill: 1, dtype: 3, ..args(&[40], &[], &[16], &[1]) })));
+        assert!(inv(ok(TiledArgs {
+            rank: 6,
+            ..args(&[40], &[], &[16], &[1])
+        })));
+        assert!(
+            inv(ok(TiledArgs {
+                swizzle: 1,
+                ..args(&[40], &[], &[16], &[1])
+            })),
+            "64 B > 32 B span"
+        );
+        assert!(ok(TiledArgs {
+            swizzle: 3,
+            ..args(&[40], &[], &[32], &[1])
+        })
+        .is_ok());
+        assert!(inv(ok(TiledArgs {
+            oob_fill: 1,
+            dtype: 3,
+            ..args(&[40], &[], &[16], &[1])
+        })));
         assert!(matches!(
-            ok(TiledArgs { interleave: 1, ..args(&[40], &[], &[16], &[1]) }),
+            ok(TiledArgs {
+                interleave: 1,
+                ..args(&[40], &[], &[16], &[1])
+            }),
             Err(EncodeError::NotSupported(_))
         ));
         let mut b = encode_tiled(&args(&[40], &[], &[16], &[1])).unwrap();

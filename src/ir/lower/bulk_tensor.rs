@@ -210,7 +210,10 @@ impl FnLower<'_> {
         let space = Self::spaces(ins);
         if m.has(Kw::CpFenceproxy) {
             let ops = self.operands(ins, 3..=3)?;
-            if !matches!(&ops[2].kind, OperandKind::Imm(crate::front::ast::Imm::Int(128))) {
+            if !matches!(
+                &ops[2].kind,
+                OperandKind::Imm(crate::front::ast::Imm::Int(128))
+            ) {
                 return Err(error(
                     DiagnosticKind::Semantic,
                     ops[2].span,
@@ -218,7 +221,9 @@ impl FnLower<'_> {
                 ));
             }
             let (d, s) = match space.as_slice() {
-                [StateSpace::Global, s] if matches!(s, StateSpace::SharedCta | StateSpace::Shared) => {
+                [StateSpace::Global, s]
+                    if matches!(s, StateSpace::SharedCta | StateSpace::Shared) =>
+                {
                     (StateSpace::Global, StateSpace::Shared)
                 }
                 _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
@@ -250,7 +255,8 @@ impl FnLower<'_> {
             [s @ (StateSpace::Shared | StateSpace::SharedCta)] => Some(*s),
             _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
         };
-        let (space, addr, offset) = self.address_of(ins, &ops[0], s.or(Some(StateSpace::Global)))?;
+        let (space, addr, offset) =
+            self.address_of(ins, &ops[0], s.or(Some(StateSpace::Global)))?;
         let value = self.src(ins, &ops[1], Ty::B64)?;
         let kind = OpKind::TensormapReplaceAddress { space, offset };
         self.emit(ins, kind, vec![], vec![addr, value], Unit::LsuGlobal, 1)
