@@ -242,3 +242,71 @@ fn bad_descriptors_and_shared_boxes_are_faults_at_the_line() {
         }
     }
 }
+
+/// Thread 0 loads the 4x2x2 box at (0, 2, 1) of a 4x3x2 f32 tensor with
+/// the NaN fill (one row inside, the rest outside) and stores the 16
+/// elements with a 1-D tensor store to `out`.
+const RANKS: &str = "\
+.visible .entry k(.param .u64 a, .param .u64 out, .param .align 64 .b8 tm3[128], .param .align 64 .b8 tm1[128])
+{
+\t.reg .pred %p<3>;
+\t.reg .b32 %r<8>;
+\t.reg .b64 %rd<4>;
+\t.shared .align 128 .b8 buf[64];
+\t.shared .align 8 .b64 bar;
+\tmov.u32 %r1, %tid.x;
+\tsetp.ne.u32 %p1, %r1, 0;
+\t@%p1 bra DONE;
+\tmov.u32 %r2, buf;
+\tmov.u32 %r3, bar;
+\tmov.u64 %rd1, tm3;
+\tmov.u64 %rd2, tm1;
+\tmbarrier.init.shared.b64 [%r3], 1;
+\tmbarrier.arrive.expect_tx.shared.b64 %rd3, [%r3], 64;
+\tmov.u32 %r4, 0;
+\tmov.u32 %r5, 2;
+\tmov.u32 %r6, 1;
+\tcp.async.bulk.tensor.3d.shared::cta.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r2], [%rd1, {%r4, %r5, %r6}], [%r3], %rd3;
+\tcp.async.bulk.prefetch.tensor.3d.L2.global.tile [%rd1, {%r4, %r5, %r6}];
+WAIT:
+\tmbarrier.try_wait.parity.shared.b64 %p2, [%r3], 0;
+\t@!%p2 bra WAIT;
+\tcp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%rd2, {%r4}], [%r2];
+DONE:
+\tret;
+}
+";
+
+#[test]
+fn a_3d_box_with_the_nan_fill_and_a_1d_store() {
+    let path = write_ptx("tma-ranks", "k.ptx", &format!("{HEADER}{RANKS}"));
+    let dir = scratch("tma-ranks");
+    let a: Vec<u8> = (0..24).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    std::fs::write(dir.join("a.bin"), a).unwrap();
+    let mut want = vec![0x7fff_ffffu32; 16];
+    for (x, w) in want.iter_mut().take(4).enumerate() {
+        *w = (20.0 + x as f32).to_bits();
+    }
+    for (i, mode) in ENGINES.iter().enumerate() {
+        let out = dir.join(format!("o{i}.bin"));
+        let mut args = vec![
+            "--grid".to_string(),
+            "1".into(),
+            "--block".into(),
+            "32".into(),
+            "--arg".into(),
+            format!("in:{}", dir.join("a.bin").display()),
+            "--arg".into(),
+            format!("out:64:{}", out.display()),
+            "--arg".into(),
+            "tmap:0:f32:4x3x2:4x2x2:nan".into(),
+            "--arg".into(),
+            "tmap:1:f32:16:16".into(),
+        ];
+        args.extend(mode.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let o = run(&path, &args);
+        assert!(o.status.success(), "{mode:?}: {}", stderr(&o));
+        assert_eq!(read_u32s(&out), want, "{mode:?}");
+    }
+}

@@ -221,9 +221,7 @@ impl FnLower<'_> {
                 ));
             }
             let (d, s) = match space.as_slice() {
-                [StateSpace::Global, s]
-                    if matches!(s, StateSpace::SharedCta | StateSpace::Shared) =>
-                {
+                [StateSpace::Global, StateSpace::SharedCta | StateSpace::Shared] => {
                     (StateSpace::Global, StateSpace::Shared)
                 }
                 _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
@@ -250,13 +248,14 @@ impl FnLower<'_> {
             ));
         }
         let ops = self.operands(ins, 2..=2)?;
+        // Without a state space the address is generic.
         let s = match space.as_slice() {
-            [] | [StateSpace::Global] => None,
-            [s @ (StateSpace::Shared | StateSpace::SharedCta)] => Some(*s),
+            [] => None,
+            [StateSpace::Global] => Some(StateSpace::Global),
+            [StateSpace::Shared | StateSpace::SharedCta] => Some(StateSpace::Shared),
             _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
         };
-        let (space, addr, offset) =
-            self.address_of(ins, &ops[0], s.or(Some(StateSpace::Global)))?;
+        let (space, addr, offset) = self.address_of(ins, &ops[0], s)?;
         let value = self.src(ins, &ops[1], Ty::B64)?;
         let kind = OpKind::TensormapReplaceAddress { space, offset };
         self.emit(ins, kind, vec![], vec![addr, value], Unit::LsuGlobal, 1)
