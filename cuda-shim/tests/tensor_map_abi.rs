@@ -3,9 +3,11 @@
 //! (`warpjit::sem::tensor_map`), the arguments CUDA documents as invalid
 //! are `CUDA_ERROR_INVALID_VALUE` (1), what warpjit does not implement
 //! (interleave, im2col) `CUDA_ERROR_NOT_SUPPORTED` (801), and the address
-//! replacement keeps every other field.
+//! replacement keeps every other field; and the corpus's TMA sample
+//! (`ptx-samples/cuda/tma_copy`) launched with two encoded maps gives its
+//! reference output.
 
-use std::ffi::c_void;
+use std::ffi::{c_void, CString};
 
 mod common;
 use common::*;
@@ -85,6 +87,8 @@ fn encode(f: Encode, c: &Call, out: &mut CuTensorMap) -> u32 {
 
 #[test]
 fn encode_tiled_writes_the_layout_and_checks_arguments() {
+    // Before the library reads it (both tests set the same value).
+    std::env::set_var("WARPJIT_ARCH", "sm_90");
     let lib = library();
     let enc = sym!(lib, b"cuTensorMapEncodeTiled", Encode);
     let replace = sym!(lib, b"cuTensorMapReplaceAddress", Replace);
@@ -204,4 +208,66 @@ fn encode_tiled_writes_the_layout_and_checks_arguments() {
     );
     // SAFETY: the stub ignores its arguments.
     assert_eq!(unsafe { im2col() }, NOT_SUPPORTED);
+}
+
+#[test]
+fn the_tma_sample_runs_with_encoded_maps() {
+    std::env::set_var("WARPJIT_ARCH", "sm_90");
+    let lib = library();
+    context(&lib);
+    let enc = sym!(lib, b"cuTensorMapEncodeTiled", Encode);
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_function = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let alloc = sym!(lib, b"cuMemAlloc_v2", CuMemAlloc);
+    let htod = sym!(lib, b"cuMemcpyHtoD_v2", CuMemcpyHtoD);
+    let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
+    let launch = sym!(lib, b"cuLaunchKernel", Launch);
+    let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
+    let dir = repo().join("ptx-samples/cuda/tma_copy");
+    let ptx = CString::new(std::fs::read(dir.join("kernel.compute_90.ptx")).unwrap()).unwrap();
+    let input = std::fs::read(dir.join("in.bin")).unwrap();
+    let want = std::fs::read(dir.join("out.expected.bin")).unwrap();
+    let null = std::ptr::null_mut();
+    let (mut module, mut f): (Handle, Handle) = (null, null);
+    // SAFETY: out-pointers to locals; the parameter array points at the
+    // kernel's arguments (two device pointers, two 128-byte maps).
+    unsafe {
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        assert_eq!(get_function(&mut f, module, c"tma_copy".as_ptr()), 0);
+        let (mut a, mut b) = (0u64, 0u64);
+        assert_eq!(alloc(&mut a, input.len()), 0);
+        assert_eq!(htod(a, input.as_ptr() as *const c_void, input.len()), 0);
+        assert_eq!(alloc(&mut b, want.len()), 0);
+        let zeros = vec![0u8; want.len()];
+        assert_eq!(htod(b, zeros.as_ptr() as *const c_void, zeros.len()), 0);
+        let map = |addr: u64| {
+            let c = Call {
+                addr,
+                dims: vec![100, 40],
+                strides: vec![400],
+                boxdim: vec![32, 8],
+                swizzle: 3,
+                ..valid()
+            };
+            let mut m = CuTensorMap([0; 128]);
+            assert_eq!(encode(*enc, &c, &mut m), 0);
+            m
+        };
+        let (mut ma, mut mb) = (map(a), map(b));
+        let mut params: [*mut c_void; 4] = [
+            &mut a as *mut u64 as *mut c_void,
+            &mut b as *mut u64 as *mut c_void,
+            ma.0.as_mut_ptr() as *mut c_void,
+            mb.0.as_mut_ptr() as *mut c_void,
+        ];
+        let p = params.as_mut_ptr();
+        assert_eq!(launch(f, 4, 5, 1, 128, 1, 1, 0, null, p, null as _), 0);
+        assert_eq!(sync(), 0);
+        let mut got = vec![0u8; want.len()];
+        assert_eq!(dtoh(got.as_mut_ptr() as *mut c_void, b, got.len()), 0);
+        assert!(
+            got == want,
+            "tma_copy's output differs from out.expected.bin"
+        );
+    }
 }
