@@ -310,3 +310,34 @@ fn a_3d_box_with_the_nan_fill_and_a_1d_store() {
         assert_eq!(read_u32s(&out), want, "{mode:?}");
     }
 }
+
+#[test]
+fn im2col_multicast_and_other_replaced_fields_are_refused_at_their_line() {
+    let cases = [
+        (
+            "cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1};",
+            "(im2col and gather modes; only `.tile` executes)",
+        ),
+        (
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r1, %r1}], [%r1], %rs1;",
+            "(multicast)",
+        ),
+        (
+            "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 1, %r1;",
+            "(only the `.global_address` field is replaced)",
+        ),
+    ];
+    for (i, (line, want)) in cases.iter().enumerate() {
+        let text = format!(
+            "{HEADER}.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<2>;\n\t.reg .b16 %rs<2>;\n\t.reg .b64 %rd<2>;\n\t{line}\n\tret;\n}}\n"
+        );
+        let path = write_ptx("tma-refused", &format!("k{i}.ptx"), &text);
+        let o = run(&path, &["--grid", "1", "--block", "32", "--arg", "u64:0"]);
+        assert_no_crash(&o, want);
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{line}: {err}");
+        assert!(err.contains("unsupported:"), "{line}: {err}");
+        assert!(err.contains(want), "{line}: {err}");
+        assert!(err.contains(&format!("k{i}.ptx:10:")), "{line}: {err}");
+    }
+}
