@@ -1,7 +1,8 @@
 //! Tensor maps for the tensor memory accelerator: `cuTensorMapEncodeTiled`
 //! and `cuTensorMapReplaceAddress` fill the caller's 128-byte `CUtensorMap`
 //! with warpjit's layout (`warpjit::sem::tensor_map`, which the engines
-//! read), checking the arguments as the CUDA documentation states
+//! read), checking the arguments as the CUDA documentation states (the
+//! map itself 64-byte aligned)
 //! (`CUDA_ERROR_INVALID_VALUE`); interleaved layouts, the packed sub-byte
 //! types and the 128B-atomicity swizzles are `CUDA_ERROR_NOT_SUPPORTED`,
 //! as are the im2col encoders (left in `stubs.rs`). No context is needed.
@@ -31,7 +32,9 @@ pub unsafe extern "C" fn cuTensorMapEncodeTiled(
     l2_promotion: u32,
     oob_fill: u32,
 ) -> CUresult {
+    // CUDA: the map's address aligned to 64 bytes.
     if tensor_map.is_null()
+        || tensor_map as usize % 64 != 0
         || global_dim.is_null()
         || box_dim.is_null()
         || element_strides.is_null()

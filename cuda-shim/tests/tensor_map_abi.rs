@@ -172,6 +172,27 @@ fn encode_tiled_writes_the_layout_and_checks_arguments() {
         let mut out = CuTensorMap([0; 128]);
         assert_eq!(encode(*enc, c, &mut out), INVALID_VALUE, "{what}");
     }
+    // A map not 64-byte aligned.
+    let mut two = [CuTensorMap([0; 128]), CuTensorMap([0; 128])];
+    let c = valid();
+    // SAFETY: as `encode`, 128 bytes at 32 bytes into the 256-byte pair.
+    let rc = unsafe {
+        enc(
+            (two.as_mut_ptr() as *mut u8).add(32) as *mut c_void,
+            c.dtype,
+            c.rank,
+            c.addr as *mut c_void,
+            c.dims.as_ptr(),
+            c.strides.as_ptr(),
+            c.boxdim.as_ptr(),
+            c.es.as_ptr(),
+            0,
+            c.swizzle,
+            0,
+            0,
+        )
+    };
+    assert_eq!(rc, INVALID_VALUE, "map not 64-byte aligned");
     let mut out = CuTensorMap([0; 128]);
     let interleaved = Call {
         interleave: 1,
