@@ -84,6 +84,7 @@ impl FaultKind {
             FaultKind::BadPrintf => "printf",
             FaultKind::Mbarrier => "mbarrier",
             FaultKind::BadHandle => "bad_handle",
+            FaultKind::BadTensorMap => "bad_tensor_map",
             FaultKind::Cancelled => "cancelled",
         }
     }

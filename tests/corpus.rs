@@ -104,6 +104,7 @@ fn launch_descriptions_match_kernel_signatures() {
                 let (kind, rest) = a.split_once(':').unwrap();
                 let want = match kind {
                     "in" | "out" | "inout" | "tex" | "surf" => Some(8),
+                    "tmap" => Some(128),
                     "bytes" => std::fs::metadata(dir.join(rest)).ok().map(|m| m.len()),
                     ty => scalar_size(ty),
                 };

@@ -4,7 +4,7 @@
 use super::*;
 use super::{
     capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
-    module::*, pool::*, stream::*, texture::*, user_object::*,
+    module::*, pool::*, stream::*, tensor_map::*, texture::*, user_object::*,
 };
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
@@ -93,7 +93,7 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuArrayCreate_v2, cuArray3DCreate_v2, cuArrayDestroy, cuArrayGetDescriptor_v2,
         cuArray3DGetDescriptor_v2, cuTexObjectCreate, cuTexObjectDestroy,
         cuTexObjectGetResourceDesc, cuTexObjectGetTextureDesc, cuSurfObjectCreate,
-        cuSurfObjectDestroy,
+        cuSurfObjectDestroy, cuTensorMapEncodeTiled, cuTensorMapReplaceAddress,
     }
     None
 }

@@ -32,6 +32,7 @@ mod pool;
 mod queue;
 mod sanitizer;
 mod stream;
+mod tensor_map;
 mod texture;
 mod user_object;
 

@@ -356,8 +356,6 @@ stubs! {
     cuSurfRefSetArray,
     cuTensorMapEncodeIm2col,
     cuTensorMapEncodeIm2colWide,
-    cuTensorMapEncodeTiled,
-    cuTensorMapReplaceAddress,
     cuTexObjectGetResourceViewDesc,
     cuTexRefCreate,
     cuTexRefDestroy,

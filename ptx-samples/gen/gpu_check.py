@@ -13,7 +13,9 @@ device printf output: exactly, or, since a GPU's printf order across threads is
 unspecified, as a multiset of lines (a pass that records "order_differs");
 "expect_error" samples must fail with the matching CUDA error. `tex:`/`surf:` arguments
 become texture and surface objects over CUDA arrays or linear memory (gpu_objects.py;
-a surface's `out=` contents are read back as an output); "cooperative": true launches
+a surface's `out=` contents are read back as an output); `tmap:` arguments become 128-byte
+tensor maps made by cuTensorMapEncodeTiled over the device buffer of an earlier argument;
+"cooperative": true launches
 with cuLaunchCooperativeKernel, "cluster": [x, y, z] with cuLaunchKernelEx and a cluster
 dimension.
 
@@ -238,6 +240,8 @@ def plan_args(sdir, spec):
             with open(os.path.join(sdir, rest), "rb") as f:
                 data = f.read()
             plan.append({"kind": "bytes", "spec": a, "data": data})
+        elif kind == "tmap":  # a tensor map over an earlier buffer (cuTensorMapEncodeTiled)
+            plan.append({"kind": "tmap", "spec": a, "tmap": parse_tmap(rest, a)})
         elif kind in ("tex", "surf"):  # a texture or surface object (gpu_objects.py)
             o = gpu_objects.parse(kind, rest, a)
             plan.append({"kind": kind, "spec": a, "obj": o, "data": gpu_objects.load_data(sdir, o),
@@ -247,7 +251,58 @@ def plan_args(sdir, spec):
     return plan
 
 
+TMAP_TYPES = {"u8": (0, 1), "u16": (1, 2), "u32": (2, 4), "s32": (3, 4), "u64": (4, 8),
+              "s64": (5, 8), "f16": (6, 2), "f32": (7, 4), "f64": (8, 8), "bf16": (9, 2),
+              "tf32": (11, 4)}
+
+
+def parse_tmap(rest, spec):
+    """`ARG:TYPE:DIMS:BOX[:stride=..][:estride=..][:swizzle=32|64|128][:nan]` (README)."""
+    parts = rest.split(":")
+    if len(parts) < 4:
+        raise ValueError("tensor map %r: expected ARG:TYPE:DIMS:BOX" % spec)
+    dtype, esize = TMAP_TYPES[parts[1]]
+    dims = [int(x) for x in parts[2].split("x")]
+    box = [int(x) for x in parts[3].split("x")]
+    strides, s = [], esize
+    for d in dims[:-1]:
+        s = (s * d + 15) // 16 * 16
+        strides.append(s)
+    t = {"arg": int(parts[0]), "dtype": dtype, "dims": dims, "box": box, "strides": strides,
+         "estrides": [1] * len(dims), "swizzle": 0, "fill": 0}
+    for o in parts[4:]:
+        key, _, v = o.partition("=")
+        if key == "stride":
+            t["strides"] = [int(x) for x in v.split(",")]
+        elif key == "estride":
+            t["estrides"] = [int(x) for x in v.split(",")]
+        elif key == "swizzle":
+            t["swizzle"] = {"none": 0, "0": 0, "32": 1, "64": 2, "128": 3}[v]
+        elif key == "nan":
+            t["fill"] = 1
+        else:
+            raise ValueError("tensor map %r: unknown option %r" % (spec, o))
+    return t
+
+
+def encode_tmap(cu, t, addr):
+    """The 128 bytes cuTensorMapEncodeTiled writes for `t` over device address `addr`."""
+    n = len(t["dims"])
+    raw = ctypes.create_string_buffer(128 + 64)
+    at = (ctypes.addressof(raw) + 63) // 64 * 64
+    u64s = lambda v: (ctypes.c_uint64 * max(len(v), 1))(*v)
+    u32s = lambda v: (ctypes.c_uint32 * max(len(v), 1))(*v)
+    cu.check(cu.lib.cuTensorMapEncodeTiled(
+        ctypes.c_void_p(at), ctypes.c_uint(t["dtype"]), ctypes.c_uint(n), ctypes.c_void_p(addr),
+        u64s(t["dims"]), u64s(t["strides"]), u32s(t["box"]), u32s(t["estrides"]),
+        ctypes.c_uint(0), ctypes.c_uint(t["swizzle"]), ctypes.c_uint(0), ctypes.c_uint(t["fill"])),
+        "cuTensorMapEncodeTiled")
+    return ctypes.string_at(at, 128)
+
+
 def arg_param_size(p):
+    if p["kind"] == "tmap":
+        return 128
     if p["kind"] in ("scalar", "bytes"):
         return len(p["data"])
     return 8  # device pointer
@@ -494,8 +549,16 @@ class SampleSetup:
         holders = []       # keep argument byte buffers alive
         ptrs = []
         try:
+            devptrs = []  # each argument's device buffer (None: not a buffer), for tmap:
             for a in plan_args(sdir, spec):
-                if a["kind"] in ("scalar", "bytes"):
+                devptrs.append(None)
+                if a["kind"] == "tmap":
+                    d = devptrs[a["tmap"]["arg"]] if a["tmap"]["arg"] < len(devptrs) else None
+                    if d is None:
+                        raise ValueError("%r: argument %d is no earlier buffer"
+                                         % (a["spec"], a["tmap"]["arg"]))
+                    b = ctypes.create_string_buffer(encode_tmap(cu, a["tmap"], d), 128)
+                elif a["kind"] in ("scalar", "bytes"):
                     b = ctypes.create_string_buffer(a["data"], len(a["data"]))
                 elif a["kind"] in ("tex", "surf"):
                     obj = gpu_objects.DeviceObject(cu, a["obj"], a["data"])
@@ -508,6 +571,7 @@ class SampleSetup:
                     self.buffers.append((d, a["size"], a.get("data") if a["kind"] != "out" else None))
                     if a["kind"] in ("out", "inout"):
                         self.outputs.append((a["out"], d, a["size"]))
+                    devptrs[-1] = d
                     b = ctypes.create_string_buffer(struct.pack("<Q", d), 8)
                 holders.append(b)
                 ptrs.append(ctypes.cast(b, ctypes.c_void_p))

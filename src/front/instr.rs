@@ -177,6 +177,14 @@ keywords! {
     MulticastCluster => "multicast::cluster": ASYNC, Mbarrier => "mbarrier": ASYNC,
     Prefetch => "prefetch": ASYNC, Tensormap => "tensormap": ASYNC | SEM, Replace => "replace": ASYNC,
     Tile0 => "tile::gather4": ASYNC, IgnoreOob => "ignore_oob": ASYNC, Noinc => "noinc": ASYNC,
+    D4 => "4d": ASYNC, D5 => "5d": ASYNC,
+    Reduce => "reduce": ASYNC, CpFenceproxy => "cp_fenceproxy": ASYNC, B1024 => "b1024": ASYNC,
+    // tensormap.replace fields (§9.7.9.27).
+    GlobalAddress => "global_address": ASYNC, Rank => "rank": ASYNC, BoxDim => "box_dim": ASYNC,
+    GlobalDim => "global_dim": ASYNC, GlobalStride => "global_stride": ASYNC,
+    ElementStride => "element_stride": ASYNC, Elemtype => "elemtype": ASYNC,
+    InterleaveLayout => "interleave_layout": ASYNC, SwizzleMode => "swizzle_mode": ASYNC,
+    SwizzleAtomicity => "swizzle_atomicity": ASYNC, FillMode => "fill_mode": ASYNC,
     // mbarrier operations.
     Init => "init": MBAR, ArriveDrop => "arrive_drop": MBAR, TestWait => "test_wait": MBAR,
     TryWait => "try_wait": MBAR, PendingCount => "pending_count": MBAR, Inval => "inval": MBAR,

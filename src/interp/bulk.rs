@@ -62,25 +62,39 @@ impl Warp {
             }
             if let Some(offset) = mbarrier {
                 let addr = self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64);
-                let place = self
-                    .place(cta, Space::Shared, addr, 8, l)
-                    .map_err(|r| self.access_fault(cta, op, l, r, 8))?;
-                let Place::Shared(_) = place else {
-                    let r = super::lanes::Refused {
-                        fault: AccessFault::OutOfBounds,
-                        space: Space::Shared,
-                        addr,
-                    };
-                    return Err(self.access_fault(cta, op, l, r, 8));
-                };
-                self.check_atomic(cta, op, place, 8, l);
-                let mut m = Mbarrier::decode(self.load_place(cta, place, 8, l));
-                m.add_tx(-(size as i64))
-                    .map_err(|e| self.misuse(cta, op, l, e))?;
-                self.store_place(cta, place, 8, m.encode(), l);
-                cta.mbarrier_changes += 1;
+                self.complete_tx(cta, op, l, addr, size)?;
             }
         }
+        Ok(())
+    }
+
+    /// Completes `bytes` transactions of the mbarrier at shared address
+    /// `addr` (the end of a copy into shared memory), for lane `l`.
+    pub(super) fn complete_tx(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        l: usize,
+        addr: u64,
+        bytes: u64,
+    ) -> Result<(), Fault> {
+        let place = self
+            .place(cta, Space::Shared, addr, 8, l)
+            .map_err(|r| self.access_fault(cta, op, l, r, 8))?;
+        let Place::Shared(_) = place else {
+            let r = super::lanes::Refused {
+                fault: AccessFault::OutOfBounds,
+                space: Space::Shared,
+                addr,
+            };
+            return Err(self.access_fault(cta, op, l, r, 8));
+        };
+        self.check_atomic(cta, op, place, 8, l);
+        let mut m = Mbarrier::decode(self.load_place(cta, place, 8, l));
+        m.add_tx(-(bytes as i64))
+            .map_err(|e| self.misuse(cta, op, l, e))?;
+        self.store_place(cta, place, 8, m.encode(), l);
+        cta.mbarrier_changes += 1;
         Ok(())
     }
 

@@ -74,6 +74,8 @@ impl Warp {
             | OpKind::Atom { .. } => true,
             OpKind::CpAsync { .. } => r.space == Space::Shared,
             OpKind::CpAsyncBulk { dst, .. } => r.space == dst,
+            OpKind::CpAsyncBulkTensor { load, .. } => (r.space == Space::Shared) == load,
+            OpKind::TensormapReplaceAddress { .. } => true,
             _ => false,
         };
         f.access = Some(super::FaultAccess {
@@ -210,6 +212,10 @@ impl Warp {
                 self.wmma(cta, op, mask)?
             }
             OpKind::CpAsyncBulk { .. } => self.cp_async_bulk(cta, op, mask)?,
+            OpKind::CpAsyncBulkTensor { .. } => self.cp_async_bulk_tensor(cta, op, mask)?,
+            OpKind::TensormapReplaceAddress { .. } => {
+                self.tensormap_replace_address(cta, op, mask)?
+            }
             OpKind::CpAsync { .. } => self.cp_async(cta, op, lanes)?,
             OpKind::Shfl { mode } => {
                 self.check_member_mask(cta, op, mask);

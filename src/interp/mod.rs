@@ -11,6 +11,7 @@
 pub mod abi;
 mod access;
 mod bulk;
+mod bulk_tensor;
 mod check;
 mod cluster;
 mod drive;
@@ -53,6 +54,9 @@ pub enum FaultKind {
     /// A texture or surface instruction through a handle that is no live
     /// object of its kind.
     BadHandle,
+    /// A tensor-memory-accelerator copy through bytes that are no valid
+    /// tensor map (`sem::tensor_map`).
+    BadTensorMap,
     Cancelled,
 }
 

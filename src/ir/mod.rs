@@ -596,6 +596,27 @@ pub enum OpKind {
         src_offset: i64,
         mbarrier: Option<i64>,
     },
+    /// `cp.async.bulk.tensor.Nd` tile mode (PTX ISA §9.7.9.25.5) and
+    /// `cp.reduce.async.bulk.tensor` (`reduce`): srcs `[smem, tmap,
+    /// coords (rank), mbarrier?]`. `load`: the box of the tensor map at
+    /// `tmap + tmap_offset` (a generic address; `sem::tensor_map`) at the
+    /// signed coordinates goes to shared memory at `smem + smem_offset`
+    /// (swizzled as the map says), out-of-bounds elements filled, and the
+    /// box's bytes complete on the mbarrier at `srcs[rank+2] + offset`;
+    /// otherwise the shared box goes (or, with `reduce`, is combined) into
+    /// the in-bounds global elements, in a bulk group. Executed at issue.
+    CpAsyncBulkTensor {
+        load: bool,
+        rank: u8,
+        reduce: Option<AtomOp>,
+        smem_offset: i64,
+        tmap_offset: i64,
+        mbarrier: Option<i64>,
+    },
+    /// `tensormap.replace.tile.global_address`: srcs `[addr, value]`; the
+    /// global address of the descriptor at `addr + offset` in `space`
+    /// (global or shared) becomes `value` (`sem::tensor_map`).
+    TensormapReplaceAddress { space: Space, offset: i64 },
     /// `cvt` between a pair of 8-bit floats and f32 or f16x2
     /// (`sem::fp8::eval`): srcs `a` (and `b` for `FromF32`), dst `d`.
     CvtFp8 { form: Fp8Cvt, ty: Fp8, relu: bool },

@@ -127,6 +127,8 @@ fn class(op: &Op) -> Class {
         | OpKind::Movmatrix
         | OpKind::Mbarrier { .. }
         | OpKind::CpAsyncBulk { .. }
+        | OpKind::CpAsyncBulkTensor { .. }
+        | OpKind::TensormapReplaceAddress { .. }
         | OpKind::Texture { .. }
         | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,

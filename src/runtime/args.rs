@@ -6,7 +6,8 @@
 //! buffer written to PATH after the launch; `inout:IN:OUT` both;
 //! `bytes:PATH` a by-value parameter (a struct) given as raw bytes;
 //! `tex:...` and `surf:...` a texture or surface object made from a file
-//! (syntax in `texarg.rs`).
+//! (syntax in `texarg.rs`); `tmap:...` a tensor map over an earlier buffer
+//! argument (syntax in `tmaparg.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -33,6 +34,8 @@ pub enum ArgSpec {
     Bytes(PathBuf),
     /// A texture or surface object (`tex:...`, `surf:...`).
     Object(Box<super::texarg::ObjectSpec>),
+    /// A 128-byte tensor map over an earlier buffer argument (`tmap:...`).
+    TensorMap(Box<super::tmaparg::TmapSpec>),
 }
 
 fn int_value(v: &str) -> Option<i128> {
@@ -52,7 +55,7 @@ fn int_value(v: &str) -> Option<i128> {
 pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
     let (kind, rest) = spec
         .split_once(':')
-        .ok_or_else(|| format!("argument `{spec}`: expected TYPE:VALUE, in:PATH, out:BYTES:PATH, inout:IN:OUT, bytes:PATH, tex:... or surf:..."))?;
+        .ok_or_else(|| format!("argument `{spec}`: expected TYPE:VALUE, in:PATH, out:BYTES:PATH, inout:IN:OUT, bytes:PATH, tex:..., surf:... or tmap:..."))?;
     let scalar = |bytes: Vec<u8>| {
         Ok(ArgSpec::Scalar {
             text: spec.to_string(),
@@ -125,6 +128,7 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         "tex" | "surf" => {
             super::texarg::parse(kind == "surf", rest, spec).map(|o| ArgSpec::Object(Box::new(o)))
         }
+        "tmap" => super::tmaparg::parse(rest, spec).map(|t| ArgSpec::TensorMap(Box::new(t))),
         "bytes" => Ok(ArgSpec::Bytes(rest.into())),
         "out" => {
             let (n, path) = rest.split_once(':').ok_or_else(|| format!("argument `{spec}`: expected out:BYTES:PATH"))?;
@@ -203,8 +207,21 @@ pub fn prepare(
         params: vec![0; total as usize],
         outputs: Vec::new(),
     };
+    // Device addresses of the buffer arguments, for `tmap:`.
+    let mut buffers: Vec<Option<u64>> = Vec::with_capacity(args.len());
     for (slot, arg) in slots.iter().zip(args) {
         let value: Vec<u8> = match arg {
+            ArgSpec::TensorMap(t) => {
+                let addr = buffers.get(t.arg).copied().flatten().ok_or_else(|| {
+                    Error::InvalidArgument(format!(
+                        "tmap: argument {} is not an earlier in:, out: or inout: buffer",
+                        t.arg
+                    ))
+                })?;
+                t.encode(addr)
+                    .map_err(|e| Error::InvalidArgument(format!("tmap: {e}")))?
+                    .to_vec()
+            }
             ArgSpec::Scalar { bytes, .. } => bytes.clone(),
             ArgSpec::Bytes(p) => read_file(base, p, limit)?,
             ArgSpec::In(p) => {
@@ -237,6 +254,7 @@ pub fn prepare(
                 ArgSpec::Scalar { text, .. } => format!("`{text}`"),
                 ArgSpec::Bytes(p) => format!("bytes:{} ({} bytes)", p.display(), value.len()),
                 ArgSpec::Object(_) => "a texture or surface object (8 bytes)".to_string(),
+                ArgSpec::TensorMap(_) => "a tensor map (128 bytes)".to_string(),
                 _ => "a pointer (8 bytes)".to_string(),
             };
             return Err(Error::InvalidArgument(format!(
@@ -246,6 +264,12 @@ pub fn prepare(
                 value.len()
             )));
         }
+        buffers.push(match arg {
+            ArgSpec::In(_) | ArgSpec::Out { .. } | ArgSpec::InOut { .. } => {
+                Some(u64::from_le_bytes(value[..8].try_into().unwrap()))
+            }
+            _ => None,
+        });
         let at = slot.offset as usize;
         out.params[at..at + value.len()].copy_from_slice(&value);
     }

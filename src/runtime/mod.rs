@@ -22,6 +22,7 @@ pub mod printf;
 pub mod texarg;
 pub mod texture;
 pub mod timed;
+pub mod tmaparg;
 pub use cluster::{shape as cluster_shape, ClusterLaunch};
 pub(crate) use merged::{cta_id, Merged};
 pub use options::{parse_seconds, watchdog_time_from_env, Engine, Options, WATCHDOG_SECONDS_ENV};

@@ -5,7 +5,8 @@
 //! with PTX rounding, ftz, saturation and NaN rules; comparisons; `testp`),
 //! [`cvt`] (every `cvt` type pair and modifier), [`mbarrier`] (the
 //! `mbarrier` object's state and operations), [`video`] (the video
-//! instructions `vadd`...`vset4`). The interpreter calls them
+//! instructions `vadd`...`vset4`), [`tensor_map`] (the TMA descriptor and
+//! its box arithmetic). The interpreter calls them
 //! per lane; the JIT calls them for operations it does not inline. They are
 //! the executable definition of PTX semantics in warpjit, tested against the
 //! PTX ISA's rules.
@@ -17,6 +18,7 @@ pub mod int;
 pub mod mbarrier;
 pub mod mma_forms;
 pub mod tensor;
+pub mod tensor_map;
 pub mod texture;
 #[cfg(test)]
 mod texture_tests;

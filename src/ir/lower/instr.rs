@@ -132,6 +132,7 @@ impl FnLower<'_> {
             Ldmatrix | Stmatrix | Mma | Movmatrix => self.matrix(ins, &m),
             Wgmma => self.wgmma(ins, &m),
             Mbarrier => self.mbarrier(ins, &m),
+            Tensormap => self.tensormap(ins, &m),
             Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset | Vadd2 | Vsub2
             | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4 | Vabsdiff4
             | Vmin4 | Vmax4 | Vset4 => self.video(ins, &m),

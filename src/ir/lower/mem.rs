@@ -320,7 +320,7 @@ impl FnLower<'_> {
     /// value from `createpolicy`): checked, then ignored, as caching has
     /// no architectural effect. Without the qualifier there is no such
     /// operand.
-    fn cache_policy(
+    pub(super) fn cache_policy(
         &mut self,
         ins: &Instruction,
         m: &Mods,
@@ -361,7 +361,10 @@ impl FnLower<'_> {
         if m.has(Kw::Async) && m.has(Kw::Mbarrier) && m.has(Kw::Arrive) && !m.has(Kw::Bulk) {
             return self.cp_async_mbarrier_arrive(ins, m);
         }
-        if m.has(Kw::Async) && m.has(Kw::Bulk) && !m.has(Kw::Tensor) {
+        if m.has(Kw::Async) && m.has(Kw::Bulk) && m.has(Kw::Tensor) {
+            return self.cp_async_bulk_tensor(ins, m);
+        }
+        if m.has(Kw::Async) && m.has(Kw::Bulk) && !m.has(Kw::Tensor) && !m.has(Kw::Reduce) {
             return self.cp_async_bulk(ins, m);
         }
         if !m.has(Kw::Async) || m.has(Kw::Bulk) || m.has(Kw::Tensor) || m.has(Kw::Mbarrier) {

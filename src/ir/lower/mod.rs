@@ -8,6 +8,7 @@
 //! Anything the IR cannot express yet is an
 //! `unsupported: <instruction>` diagnostic at its span, at load time.
 
+mod bulk_tensor;
 mod cluster;
 mod func;
 mod instr;
