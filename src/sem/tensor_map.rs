@@ -181,20 +181,15 @@ pub fn encode_tiled(a: &TiledArgs) -> Result<[u8; SIZE], EncodeError> {
     {
         return Err(bad("an argument array shorter than the rank"));
     }
-    let mut m = TensorMap {
-        addr: a.addr,
+    let mut m = TensorMap::header(
+        a.addr,
         rank,
-        dtype: a.dtype as u8,
-        interleave: 0,
-        swizzle: a.swizzle as u8,
-        l2_promotion: a.l2_promotion as u8,
-        oob_nan: a.oob_fill == 1,
-        dims: [0; MAX_RANK],
-        strides: [0; MAX_RANK],
-        boxdim: [1; MAX_RANK],
-        elem_strides: [1; MAX_RANK],
-    };
-    m.strides[0] = esize;
+        a.dtype as u8,
+        a.swizzle as u8,
+        a.l2_promotion as u8,
+        a.oob_fill == 1,
+        esize,
+    );
     for i in 0..rank {
         let d = a.dims[i];
         if d == 0 || d > 1 << 32 {
@@ -238,6 +233,34 @@ pub fn encode_tiled(a: &TiledArgs) -> Result<[u8; SIZE], EncodeError> {
 }
 
 impl TensorMap {
+    /// A map's fixed fields, with no dimensions yet (each `dims` 0, each
+    /// box and element stride 1) and `strides[0]` the element size.
+    fn header(
+        addr: u64,
+        rank: usize,
+        dtype: u8,
+        swizzle: u8,
+        l2_promotion: u8,
+        oob_nan: bool,
+        esize: u64,
+    ) -> TensorMap {
+        let mut strides = [0; MAX_RANK];
+        strides[0] = esize;
+        TensorMap {
+            addr,
+            rank,
+            dtype,
+            interleave: 0,
+            swizzle,
+            l2_promotion,
+            oob_nan,
+            dims: [0; MAX_RANK],
+            strides,
+            boxdim: [1; MAX_RANK],
+            elem_strides: [1; MAX_RANK],
+        }
+    }
+
     /// The descriptor's 128 bytes.
     pub fn to_bytes(&self) -> [u8; SIZE] {
         let mut b = [0u8; SIZE];
@@ -284,20 +307,7 @@ impl TensorMap {
         if b[16] > 3 {
             return Err(format!("swizzle {}", b[16]));
         }
-        let mut m = TensorMap {
-            addr: u64_at(0),
-            rank,
-            dtype: b[14],
-            interleave: 0,
-            swizzle: b[16],
-            l2_promotion: b[17],
-            oob_nan: b[18] != 0,
-            dims: [0; MAX_RANK],
-            strides: [0; MAX_RANK],
-            boxdim: [1; MAX_RANK],
-            elem_strides: [1; MAX_RANK],
-        };
-        m.strides[0] = esize;
+        let mut m = TensorMap::header(u64_at(0), rank, b[14], b[16], b[17], b[18] != 0, esize);
         for i in 0..rank {
             m.dims[i] = u64_at(24 + 8 * i);
             m.boxdim[i] = u16::from_le_bytes([b[96 + 2 * i], b[97 + 2 * i]]) as u32;
