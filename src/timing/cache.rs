@@ -5,9 +5,17 @@
 //! does). Only the sectors a miss needs are fetched; what the owner does on
 //! a miss, a store or an eviction is the memory model's (`memory.rs`).
 //!
+//! A line held without some sector's data (a store allocated it) keeps the
+//! bytes written so far of each such sector (`Cache::write_bytes`), so that
+//! a sector written a few bytes at a time becomes whole once every byte has
+//! been written, as GPGPU-Sim's and Accel-Sim's write-allocate caches keep
+//! a byte mask per sector ("lazy fetch on read").
+//!
 //! A way is 16 bytes (the tag and the line's state), so that a 50 MB L2's
 //! sets cost little to create as the kernel touches them; ways are kept
 //! most recently used first.
+
+use std::collections::HashMap;
 
 /// Sectors per line at most (128-byte lines of 32-byte sectors).
 pub const MAX_SECTORS: usize = 4;
@@ -88,6 +96,10 @@ pub struct Cache {
     hash: u32,
     /// Chunks of `CHUNK` sets x `ways` ways, each set most recent first.
     chunks: Vec<Option<Box<[Way]>>>,
+    /// Bytes written so far (bit b: byte b) of each sector of the lines
+    /// that were written without their data, by line number; dropped with
+    /// the line.
+    partial: HashMap<u64, [u64; MAX_SECTORS]>,
 }
 
 const CHUNK: usize = 64;
@@ -105,6 +117,7 @@ impl Cache {
             shift: line.trailing_zeros(),
             hash: 0,
             chunks: vec![None; sets.div_ceil(CHUNK)],
+            partial: HashMap::new(),
         }
     }
 
@@ -173,6 +186,9 @@ impl Cache {
     pub fn get(&mut self, addr: u64) -> (&mut Line, Evicted) {
         let shift = self.shift;
         let tag = (addr >> shift) + 1;
+        if !self.partial.is_empty() {
+            self.drop_victims_bytes(addr);
+        }
         let ways = self.set(tag - 1);
         let evicted = match position(ways, tag) {
             Some(i) => {
@@ -201,6 +217,30 @@ impl Cache {
 }
 
 impl Cache {
+    /// Where lines hold partly written sectors: the bytes written of the
+    /// line `get(addr)` is about to evict go with it.
+    #[cold]
+    fn drop_victims_bytes(&mut self, addr: u64) {
+        let tag = (addr >> self.shift) + 1;
+        let ways = self.set(tag - 1);
+        if position(ways, tag).is_none() {
+            let victim = ways[ways.len() - 1].tag;
+            if victim != 0 {
+                self.partial.remove(&(victim - 1));
+            }
+        }
+    }
+
+    /// Bytes `bytes` (bit b: byte b) written to sector `slot` of the line
+    /// at `addr`, which the cache holds without that sector's data; true
+    /// once every byte of the sector (`whole`) has been written: the
+    /// caller then marks it valid.
+    pub fn write_bytes(&mut self, addr: u64, slot: usize, bytes: u64, whole: u64) -> bool {
+        let masks = self.partial.entry(addr >> self.shift).or_default();
+        masks[slot] |= bytes;
+        masks[slot] & whole == whole
+    }
+
     /// Every fetch in flight arrives (between launches: the next one's
     /// clock starts at 0).
     pub fn settle(&mut self) {

@@ -38,7 +38,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
-use super::cache::{Cache, Evicted, MAX_SECTORS};
+use super::cache::{Cache, Evicted};
 use super::coalesce::{half_warp_transactions, lanes_per_sector, unique_sectors};
 use super::dram::Dram;
 use super::program::CachePolicy;
@@ -101,9 +101,6 @@ pub struct SmMemory {
     /// Per shared-memory word (and CTA slot) a compare-and-swap loop
     /// works on: when its last lane's success is in.
     cas_busy: HashMap<u64, u64>,
-    /// Bytes written so far of the partly written sectors of lines that
-    /// global stores allocated in the L1 (`l1_store_allocate`), by line.
-    partial: HashMap<u64, [u64; MAX_SECTORS]>,
 }
 
 /// The memory system shared by all SMs: L2 slices and DRAM.
@@ -171,7 +168,6 @@ impl SmMemory {
             port_free: 0.0,
             pipe_free: 0,
             cas_busy: HashMap::new(),
-            partial: HashMap::new(),
         }
     }
 }
@@ -506,7 +502,7 @@ impl MemorySystem {
             if let Some(l1) = sm.l1.as_mut() {
                 let (line, evicted) = l1.get(addr);
                 line.fill(fetch, ready, t);
-                self.l1_evicted(&mut sm.port_free, &mut sm.partial, evicted, t);
+                self.l1_evicted(&mut sm.port_free, evicted, t);
             }
         }
         if self.mshrs > 0 {

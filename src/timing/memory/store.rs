@@ -5,10 +5,9 @@
 //! lazy_fetch"), the L2 (write-back, a partly written sector costing its
 //! slice `l2_partial_write_cycles` more) and the write-backs to DRAM.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
-use super::{Evicted, MemorySystem, SmMemory, MAX_SECTORS};
+use super::{Cache, Evicted, MemorySystem, SmMemory};
 
 impl MemorySystem {
     /// Bytes of each of the access's `n` sectors the lanes write, into
@@ -90,7 +89,7 @@ impl MemorySystem {
                 line.valid |= kept;
                 line.dirty |= kept;
                 through = bits & !kept;
-                self.l1_evicted(&mut sm.port_free, &mut sm.partial, evicted, t);
+                self.l1_evicted(&mut sm.port_free, evicted, t);
                 if through == 0 {
                     return t + self.l1_latency as u64;
                 }
@@ -102,32 +101,42 @@ impl MemorySystem {
                 line.valid |= full & bits;
                 let partly = bits & !line.valid;
                 if partly != 0 {
-                    let whole = u64::MAX >> (64 - self.sector_bytes);
-                    let masks = sm.partial.entry(addr).or_default();
-                    for j in run {
-                        let slot = self.slot(self.sectors[j]);
-                        if partly & (1 << slot) != 0 {
-                            masks[slot] |= self.written[j];
-                            if masks[slot] == whole {
-                                line.valid |= 1 << slot;
-                            }
-                        }
+                    let whole = self.merge_bytes(l1, addr, partly, run.clone());
+                    if let Some(line) = l1.find(addr) {
+                        line.valid |= whole;
                     }
                 }
-                self.l1_evicted(&mut sm.port_free, &mut sm.partial, evicted, t);
+                self.l1_evicted(&mut sm.port_free, evicted, t);
             } else if let Some(line) = l1.find(addr) {
                 // Write-through; the copy in L1 is updated in place.
                 line.valid |= full & bits;
             }
         }
         let t = self.port(&mut sm.port_free, t, through.count_ones());
-        self.l2_write(addr, through, full & through, t)
+        self.l2_write(addr, through, full & through, run, t)
+    }
+
+    /// The bytes the access wrote (`written`, sectors `run`) to the sectors
+    /// `partly` of the line at `addr`, which `cache` holds without their
+    /// data, added to what was written before; returns the sectors now
+    /// wholly written.
+    fn merge_bytes(&self, cache: &mut Cache, addr: u64, partly: u8, run: Range<usize>) -> u8 {
+        let whole = u64::MAX >> (64 - self.sector_bytes);
+        let mut done = 0;
+        for j in run {
+            let slot = self.slot(self.sectors[j]);
+            if partly & (1 << slot) != 0 && cache.write_bytes(addr, slot, self.written[j], whole) {
+                done |= 1 << slot;
+            }
+        }
+        done
     }
 
     /// The sectors `bits` of the line at `addr` written into the L2
-    /// (`full`: those wholly written), arriving from an SM's port at `t`;
+    /// (`full`: those wholly written; the bytes of the others are those of
+    /// the access's sectors `run`), arriving from an SM's port at `t`;
     /// returns when the slice has taken them.
-    fn l2_write(&mut self, addr: u64, bits: u8, full: u8, t: u64) -> u64 {
+    fn l2_write(&mut self, addr: u64, bits: u8, full: u8, run: Range<usize>, t: u64) -> u64 {
         let k = bits.count_ones();
         let partial = (bits & !full).count_ones();
         let slice = self.slice_of(addr >> self.sector_shift);
@@ -140,6 +149,16 @@ impl MemorySystem {
         let (line, evicted) = l2.get(addr);
         line.dirty |= bits;
         line.valid |= full;
+        // Partly written sectors become whole once all their bytes are in.
+        let partly = bits & !line.valid;
+        if partly != 0 {
+            let mut l2 = self.l2.take().expect("the L2 was there");
+            let whole = self.merge_bytes(&mut l2, addr, partly, run);
+            if let Some(line) = l2.find(addr) {
+                line.valid |= whole;
+            }
+            self.l2 = Some(l2);
+        }
         // A store whose write-back finds its channel's queue full is
         // acknowledged once it has room.
         let held = self.write_back(evicted, t);
@@ -148,21 +167,13 @@ impl MemorySystem {
 
     /// Dirty sectors of a line evicted from an L1 (local memory) go to the
     /// L2 through the SM's port.
-    pub(super) fn l1_evicted(
-        &mut self,
-        port_free: &mut f64,
-        partial: &mut HashMap<u64, [u64; MAX_SECTORS]>,
-        evicted: Evicted,
-        t: u64,
-    ) {
-        if evicted.addr != 0 {
-            partial.remove(&evicted.addr);
-        }
+    pub(super) fn l1_evicted(&mut self, port_free: &mut f64, evicted: Evicted, t: u64) {
         let dirty = evicted.line.dirty;
         if dirty == 0 {
             return;
         }
         let t = self.port(port_free, t, dirty.count_ones());
-        self.l2_write(evicted.addr, dirty, dirty & evicted.line.valid, t);
+        // (Local memory's dirty sectors are whole: see `store_line`.)
+        self.l2_write(evicted.addr, dirty, dirty & evicted.line.valid, 0..0, t);
     }
 }

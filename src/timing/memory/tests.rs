@@ -432,3 +432,69 @@ fn stores_allocate_in_the_h100s_l1() {
     let (l1, whole, _) = run("sm_70");
     assert!(whole > l1, "Volta's L1 does not keep stores");
 }
+
+/// A sector written a few bytes at a time becomes whole in the L2 once
+/// all its bytes are in: reading it back hits there (the TITAN V's L1
+/// chase, whose first pass reads words its thread stored 8 bytes at a
+/// time, at its L2's latency), while a sector still partly written is
+/// fetched, and at its line's eviction read before its write-back.
+#[test]
+fn the_l2_merges_a_sectors_partial_writes() {
+    let mut a = Arch::builtin("sm_70").unwrap();
+    a.memory.l1_store_allocate = false;
+    let mut mem = MemorySystem::new(&a);
+    let mut sm = SmMemory::new(&a);
+    // Four lines; lane l writes 8 bytes at l * 32 + k * 8 in store k: each
+    // store writes a quarter of 16 sectors, the four together all of them.
+    for k in 0..4u64 {
+        mem.global(
+            &mut sm,
+            Kind::Store,
+            CachePolicy::Default,
+            0xffff,
+            &lanes(0x4000 + k * 8, 32),
+            8,
+            k * 10,
+        );
+    }
+    // Three quarters of one more sector.
+    for k in 0..3u64 {
+        mem.global(
+            &mut sm,
+            Kind::Store,
+            CachePolicy::Default,
+            1,
+            &lanes(0x8000 + k * 8, 0),
+            8,
+            100 + k,
+        );
+    }
+    let (hits, dram) = (mem.stats.l2_hits, mem.stats.dram_sectors);
+    let c = mem.global(
+        &mut sm,
+        Kind::Load,
+        CachePolicy::Default,
+        0xffff,
+        &lanes(0x4000, 32),
+        8,
+        1000,
+    );
+    assert_eq!(mem.stats.l2_hits - hits, 16, "the 16 whole sectors hit");
+    assert_eq!(mem.stats.dram_sectors, dram);
+    assert!(c.latency < a.memory.dram_latency, "{}", c.latency);
+    let c = mem.global(
+        &mut sm,
+        Kind::Load,
+        CachePolicy::Default,
+        1,
+        &lanes(0x8000, 0),
+        8,
+        2000,
+    );
+    assert_eq!(
+        mem.stats.dram_sectors,
+        dram + 1,
+        "the partly written sector"
+    );
+    assert!(c.latency >= a.memory.dram_latency);
+}
