@@ -401,6 +401,17 @@ fn rounded_counts(
     info: &[Info],
     table: &SassTable,
 ) -> BTreeMap<u32, BTreeMap<Key, u32>> {
+    // A block some of whose lines ptxas unrolled k times had all of them
+    // unrolled so: a line of it whose copies were not recognised (its
+    // instructions differ from copy to copy, or the loop's preheader and
+    // remainder added some) stands for k executions too.
+    let mut block_copies: BTreeMap<u32, u32> = BTreeMap::new();
+    for (&line, instrs) in by_line {
+        if let Some(sass) = table.lines.get(&line) {
+            let k = block_copies.entry(info[instrs[0]].block).or_insert(1);
+            *k = (*k).max(sass.copies);
+        }
+    }
     // (block, key) -> [(line, fraction)]
     let mut parts: BTreeMap<(u32, Key), Vec<(u32, f64)>> = BTreeMap::new();
     for (&line, instrs) in by_line {
@@ -408,7 +419,11 @@ fn rounded_counts(
             continue;
         };
         let home = info[instrs[0]].block;
-        let copies = sass.copies.max(1) as f64;
+        let copies = if sass.copies > 1 {
+            sass.copies
+        } else {
+            block_copies[&home]
+        } as f64;
         for (c, &n) in sass.classes.iter().enumerate() {
             if n > 0 {
                 let key = Key::Class(c as u8);
@@ -589,5 +604,27 @@ mod tests {
         assert_eq!(l[&12][0].1, 1);
         assert_eq!(l[&14][0].1, 1);
         assert_eq!(l[&15][0].1, 0);
+    }
+
+    /// A line of a block ptxas unrolled 4 times whose own copies were not
+    /// recognised (the loop's preheader and remainder add instructions
+    /// to it, as to the loop counter's compare of the Accel-Sim shared
+    /// bandwidth kernel) stands for 4 executions like the block's others.
+    #[test]
+    fn a_blocks_unrolling_divides_its_unrecognised_lines() {
+        use UnitClass::*;
+        let mut t = SassTable::default();
+        t.lines.insert(14, line(&[(Int, 4)], &[], 4));
+        t.lines.insert(18, line(&[(Fp32, 8)], &[], 1));
+        let (p, _) = program(&t);
+        let l = by_line(&p);
+        assert_eq!(l[&14][0].1, 1);
+        let fp32: u16 = l
+            .values()
+            .flatten()
+            .filter(|o| o.0 == Fp32)
+            .map(|o| o.1)
+            .sum();
+        assert_eq!(fp32, 2, "8 instructions over 4 copies");
     }
 }
