@@ -620,6 +620,17 @@ pub enum OpKind {
     /// `cvt` between a pair of 8-bit floats and f32 or f16x2
     /// (`sem::fp8::eval`): srcs `a` (and `b` for `FromF32`), dst `d`.
     CvtFp8 { form: Fp8Cvt, ty: Fp8, relu: bool },
+    /// `cvt.<rounding>{.satfinite}{.relu}.tf32.f32` (`sem::cvt_extra::tf32`):
+    /// src `a` (f32 bits), dst `d` (.b32).
+    CvtTf32 {
+        rounding: Rounding,
+        satfinite: bool,
+        relu: bool,
+    },
+    /// `cvt.pack.sat.convertType.s32{.b32}` (`sem::cvt_extra::pack`) with
+    /// `convertType` of `bits` bits, `signed` or not: srcs `a, b` and, for
+    /// fewer than 16 bits, `c`; dst `d` (.b32).
+    CvtPack { bits: u8, signed: bool },
     /// The `mbarrier` family and `cp.async.mbarrier.arrive` (see
     /// `sem::mbarrier`): srcs `addr` then the op's operands (`init`:
     /// `count`; `expect_tx`/`complete_tx`: `txCount`; `arrive`: `count,

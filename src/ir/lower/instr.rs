@@ -693,7 +693,7 @@ impl FnLower<'_> {
 
     fn cvt(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
         if m.has(Kw::Pack) {
-            return Err(unsupported(ins.span, "`cvt.pack`"));
+            return self.cvt_pack(ins, m);
         }
         if m.types
             .iter()
@@ -704,8 +704,16 @@ impl FnLower<'_> {
         if m.types.as_slice() == [ScalarType::Tf32, ScalarType::F32]
             && m.rounding() == Some(Rounding::Rna)
             && !m.has(Kw::Satfinite)
+            && !m.has(Kw::Relu)
         {
             return self.cvt_rna_tf32(ins);
+        }
+        if m.types.first() == Some(&ScalarType::Tf32) {
+            if m.types.as_slice() != [ScalarType::Tf32, ScalarType::F32] {
+                let name = instruction_name(ins, ins.opcode);
+                return Err(unsupported(ins.span, format_args!("`{name}`")));
+            }
+            return self.cvt_tf32(ins, m);
         }
         let dst = self.ty(ins, m, 0)?;
         let src = self.ty(ins, m, 1)?;
