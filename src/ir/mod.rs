@@ -566,12 +566,17 @@ pub enum OpKind {
     /// Store srcs[1..] (elements of `ty`) to `srcs[0] + offset` in `space`.
     St { space: Space, ty: Ty, offset: i64 },
     /// Atomic read-modify-write at `srcs[0] + offset`: srcs `addr, b[, c]`,
-    /// dsts `[old]` (none for `red`).
+    /// dsts `[old]` (none for `red`). A vector atomic (`vec` 2, 4 or 8
+    /// elements of `ty`; `atom.global.v4.f32.add`, PTX ISA 8.1) has srcs
+    /// `addr, b0..b(vec-1)` and dsts `[old0..old(vec-1)]`: the whole vector
+    /// is checked as one access (aligned to its size), then each element is
+    /// updated atomically on its own. Scalar atomics have `vec` 1.
     Atom {
         space: Space,
         op: AtomOp,
         ty: Ty,
         offset: i64,
+        vec: u8,
     },
     /// `cp.async.{ca,cg}.shared.global`: copy `size` bytes from global memory
     /// (`srcs[1] + src_offset`) to shared memory (`srcs[0] + dst_offset`);
