@@ -230,6 +230,7 @@ fn forms_the_isa_does_not_have_are_refused_at_their_line() {
         ("cvt.pack.sat.u32.s32.b32 %r1, %r2, %r3, %r4;", "cvt.pack.sat.u32.s32.b32"),
         ("cvt.pack.sat.u16.s32.b32 %r1, %r2, %r3;", "cvt.pack.sat.u16.s32.b32"),
         ("cvt.pack.sat.u8.s32 %r1, %r2, %r3;", "cvt.pack.sat.u8.s32"),
+        ("cvt.rs.f16x2.f32 %r1, %f1, %f2, %r2;", "cvt.rs.f16x2.f32"),
     ];
     for (form, name) in forms {
         let text = format!("\t{form}");

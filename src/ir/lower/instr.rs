@@ -650,6 +650,13 @@ impl FnLower<'_> {
         if m.has(Kw::Pack) {
             return self.cvt_pack(ins, m);
         }
+        if m.has(Kw::Rs) {
+            let name = instruction_name(ins, ins.opcode);
+            return Err(unsupported(
+                ins.span,
+                format_args!("`{name}`: stochastic rounding (sm_100a and later), not executed"),
+            ));
+        }
         if m.types
             .iter()
             .any(|t| matches!(t, ScalarType::E4m3x2 | ScalarType::E5m2x2))
