@@ -162,7 +162,9 @@ const VEC_ATOM: &str = "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n\
     \tatom.global.v2.f16x2.max.noftz {%r4, %r5}, [%rd2+48], {%r1, %r1};\n\
     \tst.global.v2.b32 [%rd2+56], {%r4, %r5};\n\
     \tmov.b16 %h1, 0x3C00;\n\
-    \tatom.global.v8.bf16.add.noftz {%h2, %h3, %h4, %h5, %h6, %h7, %h8, %h9}, [%rd2+64], {%h1, %h1, %h1, %h1, %h1, %h1, %h1, %h1};";
+    \tatom.global.v8.bf16.add.noftz {%h2, %h3, %h4, %h5, %h6, %h7, %h8, %h9}, [%rd2+64], {%h1, %h1, %h1, %h1, %h1, %h1, %h1, %h1};\n\
+    \tatom.global.v2.f32.add {%f2, %f1}, [%rd2+80], {%f1, %f2};\n\
+    \tst.global.v2.f32 [%rd2+88], {%f1, %f2};";
 
 #[test]
 fn vector_atomics_update_each_element_and_return_the_old_values() {
@@ -173,7 +175,7 @@ fn vector_atomics_update_each_element_and_return_the_old_values() {
         8.0f32.to_bits(),
     ]);
     for engine in ENGINES {
-        let out = words(&run(engine, "sm_90", VEC_ATOM, &input, 80).unwrap());
+        let out = words(&run(engine, "sm_90", VEC_ATOM, &input, 96).unwrap());
         let f = |w: &[u32]| w.iter().map(|b| f32::from_bits(*b)).collect::<Vec<_>>();
         // The red.v2 at +8: the first two inputs.
         assert_eq!(f(&out[2..4]), [1.5, -2.0], "{engine:?}");
@@ -185,6 +187,9 @@ fn vector_atomics_update_each_element_and_return_the_old_values() {
         assert_eq!(out[14..16], [0x3C00_4000, 0x3C00_4000], "{engine:?}");
         // v8.bf16 add of 0x3C00 (bf16 2^-7) to zeros: each element.
         assert_eq!(out[16..20], [0x3C00_3C00; 4], "{engine:?}");
+        // Destinations that are also sources: every source is read first.
+        assert_eq!(f(&out[20..22]), [1.5, -2.0], "{engine:?}");
+        assert_eq!(f(&out[22..24]), [0.0, 0.0], "{engine:?}");
     }
 }
 

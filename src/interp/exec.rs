@@ -175,7 +175,7 @@ impl Warp {
                 // the whole vector (alignment included), then updates each
                 // element atomically on its own.
                 let size = ty.bytes() as u64;
-                let n = u64::from((*vec).max(1));
+                let n = u64::from((*vec).clamp(1, 8));
                 for l in lanes {
                     let addr = self.read(cta, &op.srcs[0], l).wrapping_add(*offset as u64);
                     let c = match n {
@@ -187,8 +187,14 @@ impl Warp {
                         .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
                     self.check_atomic(cta, op, place, size * n, l);
                     let (ty, aop) = (*ty, *aop);
+                    // Every operand is read before any old value is written
+                    // (a destination may also be a source).
+                    let mut bs = [0u64; 8];
+                    for (k, b) in bs.iter_mut().enumerate().take(n as usize) {
+                        *b = self.read(cta, &op.srcs[1 + k], l);
+                    }
                     for k in 0..n {
-                        let b = self.read(cta, &op.srcs[1 + k as usize], l);
+                        let b = bs[k as usize];
                         let mut update = |old: u64| -> u64 {
                             if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
                                 sem::float::atom_float(aop, ty, old, b)
