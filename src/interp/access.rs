@@ -64,8 +64,17 @@ impl Warp {
                 ty.bytes() * (op.srcs.len() as u32 - 1),
             ),
             OpKind::Atom {
-                space, ty, offset, ..
-            } => (AccessKind::Atomic, *space, *offset, ty.bytes()),
+                space,
+                ty,
+                offset,
+                vec,
+                ..
+            } => (
+                AccessKind::Atomic,
+                *space,
+                *offset,
+                ty.bytes() * u32::from((*vec).max(1)),
+            ),
             _ => return None,
         };
         (!matches!(

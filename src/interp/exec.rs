@@ -169,35 +169,53 @@ impl Warp {
                 op: aop,
                 ty,
                 offset,
+                vec,
             } => {
+                // A vector atomic (`vec` > 1) is checked as one access of
+                // the whole vector (alignment included), then updates each
+                // element atomically on its own.
                 let size = ty.bytes() as u64;
+                let n = u64::from((*vec).clamp(1, 8));
                 for l in lanes {
                     let addr = self.read(cta, &op.srcs[0], l).wrapping_add(*offset as u64);
-                    let b = self.read(cta, &op.srcs[1], l);
-                    let c = op.srcs.get(2).map(|s| self.read(cta, s, l)).unwrap_or(0);
+                    let c = match n {
+                        1 => op.srcs.get(2).map(|s| self.read(cta, s, l)).unwrap_or(0),
+                        _ => 0,
+                    };
                     let place = self
-                        .place_for_write(cta, *space, addr, size, l)
-                        .map_err(|r| self.access_fault(cta, op, l, r, size))?;
-                    self.check_atomic(cta, op, place, size, l);
+                        .place_for_write(cta, *space, addr, size * n, l)
+                        .map_err(|r| self.access_fault(cta, op, l, r, size * n))?;
+                    self.check_atomic(cta, op, place, size * n, l);
                     let (ty, aop) = (*ty, *aop);
-                    let mut update = |old: u64| -> u64 {
-                        if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
-                            sem::float::atom_float(aop, ty, old, b)
-                        } else {
-                            sem::int::atom_int(aop, ty, old, b, c)
+                    // Every operand is read before any old value is written
+                    // (a destination may also be a source).
+                    let mut bs = [0u64; 8];
+                    for (k, b) in bs.iter_mut().enumerate().take(n as usize) {
+                        *b = self.read(cta, &op.srcs[1 + k], l);
+                    }
+                    for k in 0..n {
+                        let b = bs[k as usize];
+                        let mut update = |old: u64| -> u64 {
+                            if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
+                                sem::float::atom_float(aop, ty, old, b)
+                            } else {
+                                sem::int::atom_int(aop, ty, old, b, c)
+                            }
+                        };
+                        let old = match advance(place, k * size) {
+                            Place::Global(off) => {
+                                cta.ctx.memory.atomic_update(off, size, &mut update)
+                            }
+                            other => {
+                                let old = self.load_place(cta, other, size, l);
+                                let new = update(old);
+                                self.store_place(cta, other, size, new, l);
+                                old
+                            }
+                        };
+                        if let Some(&d) = op.dsts.get(k as usize) {
+                            self.write(cta, d, l, old);
                         }
-                    };
-                    let old = match place {
-                        Place::Global(off) => cta.ctx.memory.atomic_update(off, size, &mut update),
-                        other => {
-                            let old = self.load_place(cta, other, size, l);
-                            let new = update(old);
-                            self.store_place(cta, other, size, new, l);
-                            old
-                        }
-                    };
-                    if let Some(&d) = op.dsts.first() {
-                        self.write(cta, d, l, old);
                     }
                 }
             }

@@ -58,6 +58,8 @@ pub fn is_pure(kind: &OpKind) -> bool {
             | OpKind::Testp { .. }
             | OpKind::Cvt { .. }
             | OpKind::CvtFp8 { .. }
+            | OpKind::CvtTf32 { .. }
+            | OpKind::CvtPack { .. }
             | OpKind::Pack { .. }
             | OpKind::Unpack { .. }
             | OpKind::Cvta { .. }
@@ -206,6 +208,15 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
         }
         OpKind::CvtFp8 { form, ty, relu } => {
             out[0] = sem::fp8::eval(*form, *ty, *relu, src(0), src(1));
+        }
+        OpKind::CvtTf32 {
+            rounding,
+            satfinite,
+            relu,
+        } => out[0] = sem::cvt_extra::tf32(src(0) as u32, *rounding, *satfinite, *relu) as u64,
+        OpKind::CvtPack { bits, signed } => {
+            let (a, b, c) = (src(0) as u32, src(1) as u32, src(2) as u32);
+            out[0] = sem::cvt_extra::pack(*bits as u32, *signed, a, b, c) as u64;
         }
         OpKind::Cvta { space, to_generic } => {
             let window = match space {

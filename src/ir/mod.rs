@@ -566,12 +566,17 @@ pub enum OpKind {
     /// Store srcs[1..] (elements of `ty`) to `srcs[0] + offset` in `space`.
     St { space: Space, ty: Ty, offset: i64 },
     /// Atomic read-modify-write at `srcs[0] + offset`: srcs `addr, b[, c]`,
-    /// dsts `[old]` (none for `red`).
+    /// dsts `[old]` (none for `red`). A vector atomic (`vec` 2, 4 or 8
+    /// elements of `ty`; `atom.global.v4.f32.add`, PTX ISA 8.1) has srcs
+    /// `addr, b0..b(vec-1)` and dsts `[old0..old(vec-1)]`: the whole vector
+    /// is checked as one access (aligned to its size), then each element is
+    /// updated atomically on its own. Scalar atomics have `vec` 1.
     Atom {
         space: Space,
         op: AtomOp,
         ty: Ty,
         offset: i64,
+        vec: u8,
     },
     /// `cp.async.{ca,cg}.shared.global`: copy `size` bytes from global memory
     /// (`srcs[1] + src_offset`) to shared memory (`srcs[0] + dst_offset`);
@@ -620,6 +625,17 @@ pub enum OpKind {
     /// `cvt` between a pair of 8-bit floats and f32 or f16x2
     /// (`sem::fp8::eval`): srcs `a` (and `b` for `FromF32`), dst `d`.
     CvtFp8 { form: Fp8Cvt, ty: Fp8, relu: bool },
+    /// `cvt.<rounding>{.satfinite}{.relu}.tf32.f32` (`sem::cvt_extra::tf32`):
+    /// src `a` (f32 bits), dst `d` (.b32).
+    CvtTf32 {
+        rounding: Rounding,
+        satfinite: bool,
+        relu: bool,
+    },
+    /// `cvt.pack.sat.convertType.s32{.b32}` (`sem::cvt_extra::pack`) with
+    /// `convertType` of `bits` bits, `signed` or not: srcs `a, b` and, for
+    /// fewer than 16 bits, `c`; dst `d` (.b32).
+    CvtPack { bits: u8, signed: bool },
     /// The `mbarrier` family and `cp.async.mbarrier.arrive` (see
     /// `sem::mbarrier`): srcs `addr` then the op's operands (`init`:
     /// `count`; `expect_tx`/`complete_tx`: `txCount`; `arrive`: `count,

@@ -10,8 +10,8 @@
 
 use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, StackSlotData,
-    StackSlotKind, Type, Value,
+    condcodes::IntCC, types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, StackSlot,
+    StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
@@ -572,9 +572,28 @@ impl PieceBuilder<'_, '_> {
 
     /// Calls [`helpers::jit_atom`]; returns (status i32, old value i64).
     pub fn call_atom(&mut self, op: &Op, addr: Value, b: Value, c: Value) -> (Value, Value) {
-        let slot =
-            self.b
-                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let f = helpers::jit_atom as *const ();
+        let (status, slot) = self.call_atom_with(f, op, addr, b, c, 1);
+        (status, self.b.ins().stack_load(I64, I64, slot, 0))
+    }
+
+    /// Calls the atomic helper `f` (the signature of [`helpers::jit_atom`])
+    /// with an output slot of `outs` values; returns the status (i32) and
+    /// the slot, which holds the old values at 8-byte steps.
+    pub fn call_atom_with(
+        &mut self,
+        f: *const (),
+        op: &Op,
+        addr: Value,
+        b: Value,
+        c: Value,
+        outs: u32,
+    ) -> (Value, StackSlot) {
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            8 * outs,
+            3,
+        ));
         let out = self.b.ins().stack_addr(I64, slot, 0);
         let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
         s.params = vec![
@@ -588,19 +607,14 @@ impl PieceBuilder<'_, '_> {
         ];
         s.returns = vec![AbiParam::new(I32)];
         let sig = self.b.import_signature(s);
-        let f = self
-            .b
-            .ins()
-            .iconst(I64, helpers::jit_atom as *const () as i64);
+        let f = self.b.ins().iconst(I64, f as i64);
         let op_ptr = self.b.ins().iconst(I64, op as *const Op as i64);
         let lane = self.b.ins().ireduce(I32, self.lane);
         let call = self
             .b
             .ins()
             .call_indirect(sig, f, &[self.env, op_ptr, lane, addr, b, c, out]);
-        let status = self.b.inst_results(call)[0];
-        let old = self.b.ins().stack_load(I64, I64, slot, 0);
-        (status, old)
+        (self.b.inst_results(call)[0], slot)
     }
 
     /// Calls [`helpers::jit_global_check`] through its trampoline; returns

@@ -93,8 +93,54 @@ pub unsafe extern "C" fn jit_atom(
     c: u64,
     out: *mut u64,
 ) -> u32 {
-    let env = &mut *env;
+    atom_elements(
+        &mut *env,
+        &*op,
+        lane,
+        addr,
+        &[b],
+        c,
+        std::slice::from_raw_parts_mut(out, 1),
+    )
+}
+
+/// [`jit_atom`] for a vector atomic (`vec` elements, PTX ISA 8.1): `bs`
+/// points to the `vec` operands, `out` receives the `vec` old values. The
+/// whole vector is checked as one access, then each element is updated
+/// atomically on its own, as the interpreter does.
+///
+/// # Safety
+/// As [`jit_atom`]; `bs` and `out` hold `vec` values each.
+pub unsafe extern "C" fn jit_atom_vec(
+    env: *mut PieceEnv,
+    op: *const Op,
+    lane: u32,
+    addr: u64,
+    bs: u64,
+    _c: u64,
+    out: *mut u64,
+) -> u32 {
     let op = &*op;
+    let n = match op.kind {
+        OpKind::Atom { vec, .. } => usize::from(vec.max(1)),
+        _ => unreachable!("jit_atom_vec runs atomics only"),
+    };
+    let bs = std::slice::from_raw_parts(bs as *const u64, n);
+    let out = std::slice::from_raw_parts_mut(out, n);
+    atom_elements(&mut *env, op, lane, addr, bs, 0, out)
+}
+
+/// The checks and updates of [`jit_atom`] for `bs.len()` consecutive
+/// elements: one check of the whole span, then one atomic per element.
+fn atom_elements(
+    env: &mut PieceEnv,
+    op: &Op,
+    lane: u32,
+    addr: u64,
+    bs: &[u64],
+    c: u64,
+    out: &mut [u64],
+) -> u32 {
     let OpKind::Atom {
         space, op: aop, ty, ..
     } = op.kind
@@ -102,11 +148,14 @@ pub unsafe extern "C" fn jit_atom(
         unreachable!("jit_atom runs atomics only")
     };
     let size = ty.bytes() as u64;
-    let mut update = |old: u64| -> u64 {
-        if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
-            sem::float::atom_float(aop, ty, old, b)
-        } else {
-            sem::int::atom_int(aop, ty, old, b, c)
+    let total = size * bs.len() as u64;
+    let update = |b: u64| {
+        move |old: u64| -> u64 {
+            if ty.is_float() && !matches!(aop, AtomOp::Exch | AtomOp::Cas) {
+                sem::float::atom_float(aop, ty, old, b)
+            } else {
+                sem::int::atom_int(aop, ty, old, b, c)
+            }
         }
     };
     let (space_now, off) = match space {
@@ -126,10 +175,13 @@ pub unsafe extern "C" fn jit_atom(
     };
     let (base, len) = match space_now {
         Space::Global | Space::Const => {
-            let memory = &*env.memory;
-            return match memory.check(off, size) {
+            // SAFETY: the caller's environment is live.
+            let memory = unsafe { &*env.memory };
+            return match memory.check(off, total) {
                 Ok(o) => {
-                    *out = memory.atomic_update(o, size, &mut update);
+                    for (k, (&b, old)) in bs.iter().zip(out.iter_mut()).enumerate() {
+                        *old = memory.atomic_update(o + k as u64 * size, size, &mut update(b));
+                    }
                     0
                 }
                 Err(f) => fault(f),
@@ -139,20 +191,25 @@ pub unsafe extern "C" fn jit_atom(
         Space::Local => (env.local_ptrs[lane as usize], env.local_lens[lane as usize]),
         _ => return fault(AccessFault::OutOfBounds),
     };
-    if off % size.clamp(1, 32) != 0 {
+    if off % total.clamp(1, 32) != 0 {
         return fault(AccessFault::Misaligned);
     }
-    if off.checked_add(size).is_none_or(|end| end > len) {
+    if off.checked_add(total).is_none_or(|end| end > len) {
         return fault(AccessFault::OutOfBounds);
     }
     // Shared and local memory belong to this CTA's thread: a plain
     // read-modify-write is atomic with respect to every other lane.
-    let p = base.add(off as usize);
-    let mut bytes = [0u8; 8];
-    std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), size as usize);
-    let old = u64::from_le_bytes(bytes);
-    let new = update(old).to_le_bytes();
-    std::ptr::copy_nonoverlapping(new.as_ptr(), p, size as usize);
-    *out = old;
+    for (k, (&b, old)) in bs.iter().zip(out.iter_mut()).enumerate() {
+        // SAFETY: `off + total <= len` was checked above, and `base` is
+        // valid for `len` bytes.
+        unsafe {
+            let p = base.add(off as usize + k * size as usize);
+            let mut bytes = [0u8; 8];
+            std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), size as usize);
+            *old = u64::from_le_bytes(bytes);
+            let new = update(b)(*old).to_le_bytes();
+            std::ptr::copy_nonoverlapping(new.as_ptr(), p, size as usize);
+        }
+    }
     0
 }

@@ -18,7 +18,9 @@
 //! "none yet" is the address 0, which can never pass them (allocations
 //! start at `GLOBAL_BASE`), and is never taken for a checked address.
 
-use cranelift_codegen::ir::{condcodes::IntCC, AtomicRmwOp, Block, InstBuilder, Value};
+use cranelift_codegen::ir::{
+    condcodes::IntCC, AtomicRmwOp, Block, InstBuilder, StackSlotData, StackSlotKind, Value,
+};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::emit::{PieceBuilder, I16, I32, I64};
@@ -32,8 +34,12 @@ use crate::ir::{AtomOp, Op, OpKind, Space, Ty};
 pub(super) fn inline_global_atomic(op: &Op) -> bool {
     match op.kind {
         OpKind::Atom {
-            op: aop, space, ty, ..
-        } => space == Space::Global && inline_rmw(aop, ty).is_some(),
+            op: aop,
+            space,
+            ty,
+            vec,
+            ..
+        } => space == Space::Global && vec <= 1 && inline_rmw(aop, ty).is_some(),
         _ => false,
     }
 }
@@ -170,6 +176,9 @@ impl PieceBuilder<'_, '_> {
     /// makes; the others (`inc`, `dec`, float arithmetic) through
     /// `helpers::jit_atom`.
     pub fn atomic(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
+        if let OpKind::Atom { vec: 2.., .. } = op.kind {
+            return self.atomic_vector(op, index, space, ty, offset);
+        }
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
         self.record(op, addr);
@@ -241,6 +250,45 @@ impl PieceBuilder<'_, '_> {
         self.fault(index, kind, space_code(space), addr, ty.bytes() as u64);
         self.b.switch_to_block(ok);
         if let Some(&d) = op.dsts.first() {
+            self.write(d, old);
+        }
+    }
+
+    /// A vector atomic (`atom.global.v4.f32.add`...): its operands through
+    /// a stack slot to `helpers::jit_atom_vec`, which checks the whole
+    /// vector and updates each element atomically; the old values come
+    /// back through another.
+    fn atomic_vector(&mut self, op: &Op, index: u32, space: Space, ty: Ty, offset: i64) {
+        let n = op.srcs.len() as u32 - 1;
+        let addr = self.src(&op.srcs[0]);
+        let addr = self.b.ins().iadd_imm_s(addr, offset);
+        self.record(op, addr);
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            8 * n,
+            3,
+        ));
+        for (k, s) in op.srcs[1..].iter().enumerate() {
+            let v = self.src(s);
+            self.b.ins().stack_store(I64, v, slot, 8 * k as i32);
+        }
+        let bs = self.b.ins().stack_addr(I64, slot, 0);
+        let zero = self.b.ins().iconst(I64, 0);
+        if matches!(space, Space::Local | Space::FrameParam | Space::Generic) {
+            self.uses_local = true;
+        }
+        let f = super::helpers::jit_atom_vec as *const ();
+        let (status, outs) = self.call_atom_with(f, op, addr, bs, zero, n);
+        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(status, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        let kind = self.b.ins().iadd_imm_s(status, -1);
+        let size = ty.bytes() as u64 * u64::from(n);
+        self.fault(index, kind, space_code(space), addr, size);
+        self.b.switch_to_block(ok);
+        for (k, &d) in op.dsts.iter().enumerate() {
+            let old = self.b.ins().stack_load(I64, I64, outs, 8 * k as i32);
             self.write(d, old);
         }
     }

@@ -12,6 +12,7 @@
 //! PTX ISA's rules.
 
 pub mod cvt;
+pub mod cvt_extra;
 pub mod float;
 pub mod fp8;
 pub mod int;

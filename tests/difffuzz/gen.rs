@@ -471,10 +471,29 @@ impl Gen {
             9 => format!("cvt.s64.s32 {rd}, {r};"),
             10 => format!("cvt.u32.u64 {r}, {rd};"),
             11 => format!("cvt.rn.f16.f32 {h}, {f};"),
-            12 => match self.rng.below(5) {
+            12 => match self.rng.below(7) {
                 0 => format!("cvt.f32.bf16 {f}, {h};"),
                 1 => format!("cvt.rn.f16x2.f32 {r}, {f}, {f2};"),
                 2 => format!("cvt.rn.bf16x2.f32 {r}, {f}, {f2};"),
+                3 => {
+                    let form = *self.rng.pick(&[
+                        "rna",
+                        "rna.satfinite",
+                        "rn",
+                        "rz",
+                        "rn.satfinite",
+                        "rz.relu",
+                    ]);
+                    format!("cvt.{form}.tf32.f32 {r}, {f};")
+                }
+                4 => {
+                    let ty = *self.rng.pick(&["u8", "s8", "u4", "s4"]);
+                    format!("cvt.pack.sat.{ty}.s32.b32 {r}, {r2}, {r}, {r2};")
+                }
+                5 => {
+                    let ty = *self.rng.pick(&["u16", "s16"]);
+                    format!("cvt.pack.sat.{ty}.s32 {r}, {r2}, {r};")
+                }
                 _ => format!("cvt.f32.f16 {f}, {h};"),
             },
             13 => format!("cvt.u16.u32 {h}, {r};"),

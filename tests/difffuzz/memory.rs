@@ -183,6 +183,7 @@ impl Gen {
         self.line(&format!("and.b32 %r_t, {idx}, 15;"));
         self.line("mul.wide.u32 %rd_t, %r_t, 4;");
         let space = match self.rng.below(3) {
+            0 if self.rng.chance(25) => return self.vector_atomic(&idx),
             0 => {
                 self.line("add.u64 %rd_t, %rd_at, %rd_t;");
                 ".global"
@@ -210,6 +211,35 @@ impl Gen {
             1 => self.line(&format!("{g}atom{space}.cas.b32 {d}, [%rd_t], {v}, {w};")),
             _ => self.line(&format!("{g}atom{space}.{op} {d}, [%rd_t], {v};")),
         }
+    }
+
+    /// A vector atomic (PTX ISA 8.1) on a 16-byte slot of the global area
+    /// (64 bytes): each element is its own atomic, the old values in order.
+    fn vector_atomic(&mut self, idx: &str) {
+        self.line(&format!("and.b32 %r_t, {idx}, 3;"));
+        self.line("mul.wide.u32 %rd_t, %r_t, 16;");
+        self.line("add.u64 %rd_t, %rd_at, %rd_t;");
+        let g = self.guard();
+        let (a, b, c, e) = (self.f(), self.f(), self.f(), self.f());
+        let s = match self.rng.below(4) {
+            0 => {
+                let (w, x, y, z) = (self.f(), self.f(), self.f(), self.f());
+                format!("atom.global.v4.f32.add {{{w}, {x}, {y}, {z}}}, [%rd_t], {{{a}, {b}, {c}, {e}}};")
+            }
+            1 => format!("red.global.v2.f32.add [%rd_t+8], {{{a}, {b}}};"),
+            2 => {
+                let (v, w, x, y) = (self.r(), self.r(), self.r(), self.r());
+                let op = *self.rng.pick(&["add", "min", "max"]);
+                let ty = *self.rng.pick(&["f16x2", "bf16x2"]);
+                format!("atom.global.v2.{ty}.{op}.noftz {{{v}, {w}}}, [%rd_t+8], {{{x}, {y}}};")
+            }
+            _ => {
+                let (v, w) = (self.r(), self.r());
+                let op = *self.rng.pick(&["add", "min", "max"]);
+                format!("red.global.v4.bf16x2.{op}.noftz [%rd_t], {{{v}, {w}, {v}, {w}}};")
+            }
+        };
+        self.line(&format!("{g}{s}"));
     }
 
     pub(super) fn call(&mut self) {

@@ -7,7 +7,7 @@ use super::mods::{prmt_mode, ty_of, Mods};
 use super::{error, unsupported};
 use crate::front::ast::{Instruction, Kw, Opcode, Operand, OperandKind, ScalarType};
 use crate::front::{Diagnostic, DiagnosticKind};
-use crate::ir::{CmpOp, Rounding};
+use crate::ir::Rounding;
 use crate::ir::{
     CvtMods, FloatMods, FloatOp, IntBinOp, IntTernOp, IntUnOp, OpKind, Reg, Src, TestProp, Ty, Unit,
 };
@@ -646,54 +646,16 @@ impl FnLower<'_> {
         self.emit(ins, kind, vec![d], srcs, Unit::Int, 1)
     }
 
-    /// `cvt.rna.tf32.f32 d, a` (what `wmma::__float_to_tf32` emits): `a`
-    /// rounded to 10 mantissa bits, to nearest with ties away from zero,
-    /// the 13 low bits cleared; infinities and NaNs pass unchanged. As
-    /// integer ops: `d = exp(a) == 0xff ? a : (a + 0x1000) & 0xffffe000`
-    /// (a carry out of the mantissa rounds up the exponent, to infinity
-    /// past the largest finite value).
-    fn cvt_rna_tf32(&mut self, ins: &Instruction) -> Result<(), Diagnostic> {
-        let ops = self.operands(ins, 2..=2)?;
-        let d = self.dst(&ops[0], Ty::B32)?;
-        let a = self.src(ins, &ops[1], Ty::B32)?;
-        let bin = |op| OpKind::IntBin { op, ty: Ty::B32 };
-        let (sum, rounded, exp) = (self.temp(Ty::B32), self.temp(Ty::B32), self.temp(Ty::B32));
-        let special = self.temp(Ty::Pred);
-        self.emit(
-            ins,
-            bin(IntBinOp::Add),
-            vec![sum],
-            vec![a, Src::Imm(0x1000)],
-            Unit::Int,
-            1,
-        )?;
-        let mask = Src::Imm(0xFFFF_E000);
-        let and = bin(IntBinOp::And);
-        self.emit(
-            ins,
-            and.clone(),
-            vec![rounded],
-            vec![Src::Reg(sum), mask],
-            Unit::Int,
-            1,
-        )?;
-        let exp_mask = Src::Imm(0x7F80_0000);
-        self.emit(ins, and, vec![exp], vec![a, exp_mask], Unit::Int, 1)?;
-        let setp = OpKind::Setp {
-            cmp: CmpOp::Eq,
-            ty: Ty::B32,
-            ftz: false,
-            combine: None,
-        };
-        let srcs = vec![Src::Reg(exp), exp_mask];
-        self.emit(ins, setp, vec![special], srcs, Unit::Int, 1)?;
-        let srcs = vec![a, Src::Reg(rounded), Src::Reg(special)];
-        self.emit(ins, OpKind::Selp, vec![d], srcs, Unit::Int, 1)
-    }
-
     fn cvt(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
         if m.has(Kw::Pack) {
-            return Err(unsupported(ins.span, "`cvt.pack`"));
+            return self.cvt_pack(ins, m);
+        }
+        if m.has(Kw::Rs) {
+            let name = instruction_name(ins, ins.opcode);
+            return Err(unsupported(
+                ins.span,
+                format_args!("`{name}`: stochastic rounding (sm_100a and later), not executed"),
+            ));
         }
         if m.types
             .iter()
@@ -704,8 +666,16 @@ impl FnLower<'_> {
         if m.types.as_slice() == [ScalarType::Tf32, ScalarType::F32]
             && m.rounding() == Some(Rounding::Rna)
             && !m.has(Kw::Satfinite)
+            && !m.has(Kw::Relu)
         {
             return self.cvt_rna_tf32(ins);
+        }
+        if m.types.first() == Some(&ScalarType::Tf32) {
+            if m.types.as_slice() != [ScalarType::Tf32, ScalarType::F32] {
+                let name = instruction_name(ins, ins.opcode);
+                return Err(unsupported(ins.span, format_args!("`{name}`")));
+            }
+            return self.cvt_tf32(ins, m);
         }
         let dst = self.ty(ins, m, 0)?;
         let src = self.ty(ins, m, 1)?;

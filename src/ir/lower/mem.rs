@@ -203,7 +203,7 @@ impl FnLower<'_> {
             }
             Atom | Red => {
                 if m.vector > 1 {
-                    return Err(unsupported(ins.span, "vector atomics"));
+                    return self.atom_vector(ins, m);
                 }
                 let ty = self.ty(ins, m, 0)?;
                 let op = m.atom_op().ok_or_else(|| {
@@ -248,6 +248,7 @@ impl FnLower<'_> {
                         op,
                         ty,
                         offset,
+                        vec: 1,
                     },
                     dsts,
                     srcs,
@@ -316,6 +317,76 @@ impl FnLower<'_> {
 }
 
 impl FnLower<'_> {
+    /// A vector atomic or reduction (PTX ISA 8.1, sm_90):
+    /// `atom{.sem}{.scope}{.global}.add{.L2::cache_hint}.{v2,v4}.f32`,
+    /// `atom...{.add,.min,.max}.noftz.{v2,v4}.{f16x2,bf16x2}` and
+    /// `...{v2,v4,v8}.{f16,bf16}` with brace-enclosed `d` and `b`; `red`
+    /// likewise without `d`. Global memory only (`.global`, or a generic
+    /// address, which must then point into global memory as the ISA says).
+    fn atom_vector(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
+        use crate::ir::AtomOp;
+        let name = super::instr::instruction_name(ins, ins.opcode);
+        let ty = self.ty(ins, m, 0)?;
+        let op = m.atom_op();
+        let vec = m.vector;
+        let form_ok = match ty {
+            Ty::F32 => op == Some(AtomOp::Add) && matches!(vec, 2 | 4),
+            Ty::F16x2 | Ty::Bf16x2 => {
+                matches!(op, Some(AtomOp::Add | AtomOp::Min | AtomOp::Max)) && matches!(vec, 2 | 4)
+            }
+            Ty::F16 | Ty::Bf16 => {
+                matches!(op, Some(AtomOp::Add | AtomOp::Min | AtomOp::Max))
+                    && matches!(vec, 2 | 4 | 8)
+            }
+            _ => false,
+        };
+        let space_ok = matches!(m.space, None | Some(StateSpace::Global));
+        let (Some(op), true, true) = (op, form_ok, space_ok) else {
+            return Err(unsupported(
+                ins.span,
+                format_args!(
+                    "`{name}`: vector atomics are `.add` `.v2`/`.v4` of `.f32`, `.add` `.min` `.max` `.v2`/`.v4` of `.f16x2`/`.bf16x2` and `.v2`/`.v4`/`.v8` of `.f16`/`.bf16`, on global memory"
+                ),
+            ));
+        };
+        let has_dst = ins.opcode == Opcode::Atom;
+        let want = 2 + has_dst as usize;
+        let ops = self.operands(ins, want..=want + 1)?;
+        if ops.len() > want {
+            self.cache_policy(ins, m, &ops[want])?;
+        }
+        let vector = |o: &Operand| match &o.kind {
+            OperandKind::Vector(items) if items.len() == vec as usize => Ok(items.clone()),
+            _ => Err(error(
+                DiagnosticKind::Semantic,
+                o.span,
+                format!("`{name}` takes a vector of {vec} elements here"),
+            )),
+        };
+        let mut dsts = Vec::with_capacity(vec as usize);
+        if has_dst {
+            for o in &vector(&ops[0])? {
+                dsts.push(self.dst(o, ty)?);
+            }
+        }
+        let rest = &ops[has_dst as usize..want];
+        let (space, base, offset) = self.address(ins, &rest[0], m.space)?;
+        let mut srcs = vec![base];
+        for o in &vector(&rest[1])? {
+            srcs.push(self.src(ins, o, ty)?);
+        }
+        let kind = OpKind::Atom {
+            space,
+            op,
+            ty,
+            offset,
+            vec,
+        };
+        // Issue slots as a scalar atomic per 32 bits.
+        let cost = (u16::from(vec) * ty.bytes() as u16 / 4).max(1);
+        self.emit(ins, kind, dsts, srcs, lsu_unit(space), cost)
+    }
+
     /// The cache-policy operand of an `.L2::cache_hint` access (a 64-bit
     /// value from `createpolicy`): checked, then ignored, as caching has
     /// no architectural effect. Without the qualifier there is no such
