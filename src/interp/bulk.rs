@@ -39,7 +39,8 @@ impl Warp {
                 .read(cta, &op.srcs[1], l)
                 .wrapping_add(src_offset as u64);
             let size = self.read(cta, &op.srcs[2], l);
-            let completes_on = mbarrier.map(|offset| {
+            // Racecheck: the copy's writes are the mbarrier's async agent's.
+            let completes_on = mbarrier.filter(|_| cta.san.is_some()).and_then(|offset| {
                 let addr = self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64);
                 self.place(cta, Space::Shared, addr, 8, l).ok()
             });
@@ -49,7 +50,7 @@ impl Warp {
                 );
                 return Err(self.fault(cta, FaultKind::MisalignedAddress, l as u32, Some(op), msg));
             }
-            self.check_copy_to(cta, completes_on.flatten());
+            self.check_copy_to(cta, completes_on);
             for at in (0..size).step_by(GRANULE as usize) {
                 let a = from.wrapping_add(at);
                 let s = self

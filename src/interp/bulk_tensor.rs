@@ -90,7 +90,8 @@ impl Warp {
                     self.fault(cta, FaultKind::BadTensorMap, l as u32, Some(op), msg)
                 })?;
             }
-            if let (Some(offset), true) = (mbarrier, load) {
+            // Racecheck: the copy's writes are the mbarrier's async agent's.
+            if let (Some(offset), true, true) = (mbarrier, load, cta.san.is_some()) {
                 let addr = self
                     .read(cta, &op.srcs[2 + rank], l)
                     .wrapping_add(offset as u64);
