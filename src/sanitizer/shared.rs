@@ -406,6 +406,49 @@ mod tests {
     }
 
     #[test]
+    fn mbarriers_order_arrivals_before_waits_and_copies_before_their_waiters() {
+        let mut s = SharedShadow::default();
+        s.reset(64, false, true);
+        let mut out = CtaFindings::default();
+        let mbar = 56;
+        s.clocks().unwrap().init(mbar);
+        // Thread 0 writes and arrives; thread 40 waits (acquire) and reads.
+        s.write(0, 4, &who(0, 1, 0, 10), &mut out);
+        let c = s.clocks().unwrap();
+        c.arrive(0, mbar);
+        c.completed(mbar, false);
+        c.acquire(40, mbar, false);
+        s.read(0, 4, &who(40, 1, 0, 20), &mut out);
+        assert!(out.is_empty(), "ordered by the mbarrier");
+        // A write by thread 0 after its arrival is not ordered, neither
+        // with thread 40's read before nor after.
+        s.write(0, 4, &who(0, 2, 0, 11), &mut out);
+        s.read(0, 4, &who(40, 2, 0, 21), &mut out);
+        assert_eq!(
+            hazards(&out),
+            [
+                (Hazard::WriteAfterRead, 40, 0),
+                (Hazard::ReadAfterWrite, 0, 40)
+            ]
+        );
+        // A copy issued by thread 0 completing on the mbarrier: its writes
+        // race even with thread 0's own read until thread 0 waits.
+        let mut out = CtaFindings::default();
+        s.copy_to(Some(mbar));
+        s.write(16, 4, &who(0, 3, 0, 12), &mut out);
+        s.copy_to(None);
+        s.read(16, 4, &who(0, 4, 0, 13), &mut out);
+        assert_eq!(hazards(&out), [(Hazard::ReadAfterWrite, 0, 0)]);
+        let c = s.clocks().unwrap();
+        c.complete_tx(mbar);
+        c.completed(mbar, true);
+        c.acquire(0, mbar, true);
+        let mut out = CtaFindings::default();
+        s.read(16, 4, &who(0, 5, 0, 14), &mut out);
+        assert!(out.is_empty(), "the copy is ordered before the wait");
+    }
+
+    #[test]
     fn lanes_of_a_warp_race_across_instructions_unless_a_warp_barrier_orders_them() {
         let mut s = SharedShadow::default();
         s.reset(64, false, true);
