@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerate the sanitizer test kernels: ptx-samples/sanitizer/<name>.cu to
-<name>.ptx with NVRTC 12.9 for compute_80 (-lineinfo, so reports name the
+<name>.ptx with NVRTC 12.9 for compute_80 or the file's ARCH (-lineinfo, so reports name the
 CUDA line too). tests/sanitizer.rs runs the committed PTX.
 
 Usage: python3 ptx-samples/gen/gen_sanitizer.py
@@ -11,10 +11,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nvrtc  # noqa: E402
+from gen_cuda import cccl_include_dir, cuda_include_dir  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "sanitizer")
-OPTIONS = ["--gpu-architecture=compute_80", "-std=c++17", "-lineinfo"]
+OPTIONS = ["-std=c++17", "-lineinfo"]
+# compute_80 unless named here (the mbarrier kernels use sm_90's bulk copies
+# and try_wait, and libcu++'s cuda::barrier).
+ARCH = {"bugs_mbarrier.cu": "compute_90"}
 
 
 def main() -> None:
@@ -23,7 +27,11 @@ def main() -> None:
             src = f.read()
         # A fixed absolute program name keeps `.file` independent of where
         # the script runs.
-        ptx = nvrtc.compile_to_ptx(src, f"/ptx-samples/sanitizer/{name}", OPTIONS)
+        arch = ARCH.get(name, "compute_80")
+        options = [f"--gpu-architecture={arch}"] + OPTIONS
+        if name in ARCH:
+            options += [f"-I{cuda_include_dir()}", f"-I{cccl_include_dir()}"]
+        ptx = nvrtc.compile_to_ptx(src, f"/ptx-samples/sanitizer/{name}", options)
         out = os.path.join(DIR, name[:-3] + ".ptx")
         with open(out, "w") as f:
             f.write(ptx)

@@ -6,6 +6,7 @@
 //! the instruction names (`complete_tx`, [`crate::sem::mbarrier`]), which
 //! is how the waiting threads learn the data has arrived.
 
+use super::check::MbarEvent;
 use super::lanes::advance;
 use super::lanes::Place;
 use super::warp::Warp;
@@ -38,12 +39,18 @@ impl Warp {
                 .read(cta, &op.srcs[1], l)
                 .wrapping_add(src_offset as u64);
             let size = self.read(cta, &op.srcs[2], l);
+            // Racecheck: the copy's writes are the mbarrier's async agent's.
+            let completes_on = mbarrier.filter(|_| cta.san.is_some()).and_then(|offset| {
+                let addr = self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64);
+                self.place(cta, Space::Shared, addr, 8, l).ok()
+            });
             if size % GRANULE != 0 || to % GRANULE != 0 || from % GRANULE != 0 {
                 let msg = format!(
                     "misaligned address: cp.async.bulk of {size} bytes from {from:#x} to {to:#x} (sizes and addresses are multiples of 16)"
                 );
                 return Err(self.fault(cta, FaultKind::MisalignedAddress, l as u32, Some(op), msg));
             }
+            self.check_copy_to(cta, completes_on);
             for at in (0..size).step_by(GRANULE as usize) {
                 let a = from.wrapping_add(at);
                 let s = self
@@ -60,6 +67,7 @@ impl Warp {
                     self.store_place(cta, advance(d, w), 8, v, l);
                 }
             }
+            self.check_copy_to(cta, None);
             if let Some(offset) = mbarrier {
                 let addr = self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64);
                 self.complete_tx(cta, op, l, addr, size)?;
@@ -91,8 +99,11 @@ impl Warp {
         };
         self.check_atomic(cta, op, place, 8, l);
         let mut m = Mbarrier::decode(self.load_place(cta, place, 8, l));
+        let before = m.phase;
         m.add_tx(-(bytes as i64))
             .map_err(|e| self.misuse(cta, op, l, e))?;
+        let done = MbarEvent::flipped(before, m.phase);
+        self.check_mbarrier(cta, place, l, MbarEvent::CopyDone(done));
         self.store_place(cta, place, 8, m.encode(), l);
         cta.mbarrier_changes += 1;
         Ok(())

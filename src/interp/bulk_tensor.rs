@@ -90,6 +90,14 @@ impl Warp {
                     self.fault(cta, FaultKind::BadTensorMap, l as u32, Some(op), msg)
                 })?;
             }
+            // Racecheck: the copy's writes are the mbarrier's async agent's.
+            if let (Some(offset), true, true) = (mbarrier, load, cta.san.is_some()) {
+                let addr = self
+                    .read(cta, &op.srcs[2 + rank], l)
+                    .wrapping_add(offset as u64);
+                let p = self.place(cta, Space::Shared, addr, 8, l).ok();
+                self.check_copy_to(cta, p);
+            }
             let esize = map.elem_size();
             let fill = map.fill();
             let mut elems = Vec::with_capacity(map.box_bytes() as usize / esize as usize);
@@ -141,6 +149,7 @@ impl Warp {
                     self.store_place(cta, p, esize, v, l);
                 }
             }
+            self.check_copy_to(cta, None);
             if let Some(offset) = mbarrier {
                 let addr = self
                     .read(cta, &op.srcs[2 + rank], l)

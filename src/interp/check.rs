@@ -41,7 +41,72 @@ pub(super) fn finish_cta(cta: &mut Cta) {
     SHADOWS.with(|s| s.borrow_mut().push(shadow));
 }
 
+/// What an mbarrier operation did, for racecheck's happens-before
+/// ([`crate::sanitizer::hb`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum MbarEvent {
+    /// `mbarrier.init`.
+    Init,
+    /// An arrival or a thread's `complete_tx` (release), completing the
+    /// phase of the given parity or not.
+    Release(Option<bool>),
+    /// A copy's transactions completed (its writes released), completing
+    /// the phase of the given parity or not.
+    CopyDone(Option<bool>),
+    /// A wait that found the phase of this parity complete (acquire).
+    Acquire(bool),
+}
+
+impl MbarEvent {
+    /// The parity of the phase `before` -> `after` completed, if it did.
+    pub(super) fn flipped(before: bool, after: bool) -> Option<bool> {
+        (before != after).then_some(before)
+    }
+}
+
 impl Warp {
+    /// Racecheck's record of lane `lane`'s mbarrier operation on the object
+    /// at `place` (another CTA's objects are not tracked).
+    pub(super) fn check_mbarrier(&self, cta: &mut Cta, place: Place, lane: usize, ev: MbarEvent) {
+        let Some(san) = cta.san.as_deref_mut() else {
+            return;
+        };
+        let (Place::Shared(at), Some(c)) = (place, san.shadow.clocks()) else {
+            return;
+        };
+        let thread = self.index * 32 + lane as u32;
+        match ev {
+            MbarEvent::Init => c.init(at),
+            MbarEvent::Release(done) => {
+                c.arrive(thread, at);
+                if let Some(p) = done {
+                    c.completed(at, p);
+                }
+            }
+            MbarEvent::CopyDone(done) => {
+                c.complete_tx(at);
+                if let Some(p) = done {
+                    c.completed(at, p);
+                }
+            }
+            MbarEvent::Acquire(p) => c.acquire(thread, at, p),
+        }
+    }
+
+    /// The writes to shared memory of a copy that completes on the mbarrier
+    /// at `mbar` (`Some`) begin, or end (`None`): racecheck stamps them as
+    /// the async agent's, not the issuing thread's.
+    pub(super) fn check_copy_to(&self, cta: &mut Cta, mbar: Option<Place>) {
+        let Some(san) = cta.san.as_deref_mut() else {
+            return;
+        };
+        let at = match mbar {
+            Some(Place::Shared(at)) => Some(at),
+            _ => None,
+        };
+        san.shadow.copy_to(at);
+    }
+
     fn site(&self, op: &Op) -> Site {
         Site {
             func: self.frames.last().unwrap().func,

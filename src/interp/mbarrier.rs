@@ -13,6 +13,7 @@
 //! `.relaxed`, `.acquire`) that a warp runs twice in a turn yield too
 //! ([`Warp::polls_again`]).
 
+use super::check::MbarEvent;
 use super::lanes::Place;
 use super::warp::{Flow, Warp};
 use super::{Cta, Fault, FaultKind};
@@ -61,6 +62,7 @@ impl Warp {
             self.check_atomic(cta, op, place, 8, l);
             let word = self.load_place(cta, place, 8, l);
             let mut m = Mbarrier::decode(word);
+            let before = m.phase;
             let arg = |w: &Self, i: usize| w.read(cta, &op.srcs[i], l);
             let done = match mop {
                 MbarrierOp::Init => {
@@ -91,7 +93,10 @@ impl Warp {
                 // The copies this arrival waits for completed at issue: the
                 // default form's increment and its arrival cancel out; the
                 // `.noinc` form is one of the expected arrivals.
-                MbarrierOp::CpAsyncArrive { noinc: false } => continue,
+                MbarrierOp::CpAsyncArrive { noinc: false } => {
+                    self.check_mbarrier(cta, place, l, MbarEvent::Release(None));
+                    continue;
+                }
                 MbarrierOp::CpAsyncArrive { noinc: true } => m.arrive(1, false, false),
                 MbarrierOp::Wait { parity, .. } => {
                     let phase = arg(self, 1);
@@ -101,6 +106,9 @@ impl Warp {
                         mbarrier::state_parity(phase)
                     };
                     let complete = m.completed(parity);
+                    if complete {
+                        self.check_mbarrier(cta, place, l, MbarEvent::Acquire(parity));
+                    }
                     waiting |= !complete;
                     self.write(cta, op.dsts[0], l, complete as u64);
                     continue;
@@ -108,6 +116,14 @@ impl Warp {
                 MbarrierOp::PendingCount => unreachable!("handled above"),
             };
             done.map_err(|e| self.misuse(cta, op, l, e))?;
+            let event = match mop {
+                MbarrierOp::Init => Some(MbarEvent::Init),
+                MbarrierOp::ExpectTx => None,
+                _ => Some(MbarEvent::Release(MbarEvent::flipped(before, m.phase))),
+            };
+            if let Some(ev) = event {
+                self.check_mbarrier(cta, place, l, ev);
+            }
             self.store_place(cta, place, 8, m.encode(), l);
             cta.mbarrier_changes += 1;
         }

@@ -14,6 +14,7 @@
 //! live allocation, and the runtime describes the refused address against
 //! the allocations (and freed ones) when it reports.
 
+pub mod hb;
 pub mod shadow;
 pub mod shared;
 

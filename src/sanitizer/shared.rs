@@ -9,11 +9,16 @@
 //! thread scheduling): two accesses by different lanes of one warp
 //! conflict unless they are the same warp-instruction (lockstep: one
 //! `st.shared` by every lane is not a race with itself) or a `bar.warp.sync`
-//! (`__syncwarp`) of that warp came between them. Atomics are neither
-//! recorded nor checked (they do not race with each other).
+//! (`__syncwarp`) of that warp came between them. Within an interval,
+//! mbarriers order accesses too: each access is stamped with its agent (the
+//! thread, or the async agent of the mbarrier a bulk copy completes on) and
+//! the agent's clock, and [`Clocks`] says whether an mbarrier arrive/wait
+//! chain orders it before a later access. Atomics are neither recorded nor
+//! checked (they do not race with each other).
 
 use std::collections::HashMap;
 
+use super::hb::Clocks;
 use super::{Access, CtaFindings, Finding, Hazard, Rw, Site};
 use crate::ir::Space;
 
@@ -23,7 +28,12 @@ const NONE: u32 = u32::MAX;
 /// One recorded access.
 #[derive(Clone, Copy, Debug)]
 struct Stamp {
+    /// The thread reported (for a copy's write, the thread that issued it).
     thread: u32,
+    /// The agent ordered: the thread, or a bulk copy's async agent.
+    agent: u32,
+    /// The agent's clock ([`Clocks`]).
+    clock: u32,
     epoch: u32,
     /// The `bar.warp.sync`s the thread's warp had executed.
     wsync: u32,
@@ -35,6 +45,8 @@ struct Stamp {
 
 const EMPTY: Stamp = Stamp {
     thread: NONE,
+    agent: NONE,
+    clock: 0,
     epoch: 0,
     wsync: 0,
     instr: 0,
@@ -71,6 +83,11 @@ pub struct SharedShadow {
     site_ids: HashMap<u32, u32>,
     /// The last site asked for (span start, id).
     last_site: Option<(u32, u32)>,
+    /// Happens-before through mbarriers (racecheck).
+    clocks: Clocks,
+    /// The async agent making the writes of the copy being run, if it
+    /// completes on an mbarrier.
+    agent: Option<u32>,
 }
 
 impl SharedShadow {
@@ -99,6 +116,22 @@ impl SharedShadow {
         self.sites.clear();
         self.site_ids.clear();
         self.last_site = None;
+        self.clocks.reset();
+        self.agent = None;
+    }
+
+    /// The happens-before clocks, when racecheck is on.
+    pub fn clocks(&mut self) -> Option<&mut Clocks> {
+        self.cells.as_ref()?;
+        Some(&mut self.clocks)
+    }
+
+    /// The writes of a copy that completes on the mbarrier at shared offset
+    /// `mbar` begin (`Some`: they are made by its async agent) or end.
+    pub fn copy_to(&mut self, mbar: Option<usize>) {
+        if self.cells.is_some() {
+            self.agent = mbar.map(|m| self.clocks.async_agent(m));
+        }
     }
 
     /// A barrier released: later accesses are ordered after earlier ones.
@@ -126,9 +159,15 @@ impl SharedShadow {
         })
     }
 
-    fn stamp(&mut self, who: &Who) -> Stamp {
+    fn stamp(&mut self, who: &Who, rw: Rw) -> Stamp {
+        let agent = match (rw, self.agent) {
+            (Rw::Write, Some(a)) => a,
+            _ => who.thread,
+        };
         Stamp {
             thread: who.thread,
+            agent,
+            clock: self.clocks.now(agent),
             epoch: self.epoch,
             wsync: who.wsync,
             instr: who.instr,
@@ -136,14 +175,19 @@ impl SharedShadow {
         }
     }
 
-    /// Whether a recorded access conflicts with `now` (another thread, this
-    /// interval, not ordered by lockstep or a warp barrier).
+    /// Whether a recorded access conflicts with `now` (another agent, this
+    /// interval, not ordered by lockstep, a warp barrier or an mbarrier).
     fn concurrent(&self, prev: &Stamp, now: &Stamp) -> bool {
         prev.thread != NONE
-            && prev.thread != now.thread
+            && prev.agent != now.agent
             && prev.epoch == self.epoch
-            && (prev.thread / 32 != now.thread / 32
+            && (prev.agent != prev.thread
+                || now.agent != now.thread
+                || prev.thread / 32 != now.thread / 32
                 || (prev.wsync == now.wsync && prev.instr != now.instr))
+            // A copy's writes come after what its issuing thread did before.
+            && !(now.agent != now.thread && prev.agent == now.thread)
+            && !(self.clocks.active() && self.clocks.ordered(prev.agent, prev.clock, now.thread))
     }
 
     fn access(&self, s: &Stamp, rw: Rw) -> Access {
@@ -173,7 +217,7 @@ impl SharedShadow {
         if self.cells.is_none() {
             return;
         }
-        let now = self.stamp(who);
+        let now = self.stamp(who, Rw::Read);
         let mut raced = false;
         for b in off..off + len {
             let cell = self.cells.as_ref().unwrap()[b];
@@ -187,7 +231,7 @@ impl SharedShadow {
                     second: self.access(&now, Rw::Read),
                 });
             }
-            let fresh = |s: &Stamp| s.thread == now.thread || s.epoch != now.epoch;
+            let fresh = |s: &Stamp| s.agent == now.agent || s.epoch != now.epoch;
             let reads = &mut self.cells.as_mut().unwrap()[b].reads;
             if fresh(&reads[0]) || reads[0].thread == NONE {
                 reads[0] = now;
@@ -207,7 +251,7 @@ impl SharedShadow {
         if self.cells.is_none() {
             return;
         }
-        let now = self.stamp(who);
+        let now = self.stamp(who, Rw::Write);
         let (mut waw, mut war) = (false, false);
         for b in off..off + len {
             let cell = self.cells.as_ref().unwrap()[b];
@@ -359,6 +403,49 @@ mod tests {
             })
             .collect();
         assert_eq!(found, [(16, 2), (16, 3), (16, 4)]);
+    }
+
+    #[test]
+    fn mbarriers_order_arrivals_before_waits_and_copies_before_their_waiters() {
+        let mut s = SharedShadow::default();
+        s.reset(64, false, true);
+        let mut out = CtaFindings::default();
+        let mbar = 56;
+        s.clocks().unwrap().init(mbar);
+        // Thread 0 writes and arrives; thread 40 waits (acquire) and reads.
+        s.write(0, 4, &who(0, 1, 0, 10), &mut out);
+        let c = s.clocks().unwrap();
+        c.arrive(0, mbar);
+        c.completed(mbar, false);
+        c.acquire(40, mbar, false);
+        s.read(0, 4, &who(40, 1, 0, 20), &mut out);
+        assert!(out.is_empty(), "ordered by the mbarrier");
+        // A write by thread 0 after its arrival is not ordered, neither
+        // with thread 40's read before nor after.
+        s.write(0, 4, &who(0, 2, 0, 11), &mut out);
+        s.read(0, 4, &who(40, 2, 0, 21), &mut out);
+        assert_eq!(
+            hazards(&out),
+            [
+                (Hazard::WriteAfterRead, 40, 0),
+                (Hazard::ReadAfterWrite, 0, 40)
+            ]
+        );
+        // A copy issued by thread 0 completing on the mbarrier: its writes
+        // race even with thread 0's own read until thread 0 waits.
+        let mut out = CtaFindings::default();
+        s.copy_to(Some(mbar));
+        s.write(16, 4, &who(0, 3, 0, 12), &mut out);
+        s.copy_to(None);
+        s.read(16, 4, &who(0, 4, 0, 13), &mut out);
+        assert_eq!(hazards(&out), [(Hazard::ReadAfterWrite, 0, 0)]);
+        let c = s.clocks().unwrap();
+        c.complete_tx(mbar);
+        c.completed(mbar, true);
+        c.acquire(0, mbar, true);
+        let mut out = CtaFindings::default();
+        s.read(16, 4, &who(0, 5, 0, 14), &mut out);
+        assert!(out.is_empty(), "the copy is ordered before the wait");
     }
 
     #[test]
