@@ -153,8 +153,8 @@ fn the_h100s_scattered_stores_take_its_time() {
 /// an earlier kernel wrote is served by the L2 (292.6 cycles a hop; `.cv`
 /// skips the L1, not the L2, and the run's initialising launch
 /// `warms_l2`); a shared-memory chase takes 28.2 cycles a hop, an
-/// `IMAD.SHL` and an `LDS` (`sm_90`'s shared latency 20, the hop less the
-/// model's 8 for the index operation and its issue). The model was 36%,
+/// `IMAD.SHL` and an `LDS` (`sm_90`'s shared latency 23, the hop less the
+/// model's 5 for the index operation and its issue). The model was 36%,
 /// 64% and 31% slow: the first pass missed the L1, `.cv` went to DRAM, and
 /// the preset's 29 (a published hop) counted the arithmetic twice.
 #[test]
