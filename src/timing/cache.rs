@@ -161,11 +161,7 @@ impl Cache {
     #[inline]
     fn set(&mut self, line: u64) -> &mut [Way] {
         let set = self.set_of(line);
-        let w = self.ways;
-        let chunk =
-            self.chunks[set / CHUNK].get_or_insert_with(|| vec![Way::default(); CHUNK * w].into());
-        let at = (set % CHUNK) * w;
-        &mut chunk[at..at + w]
+        ways_of(&mut self.chunks, self.ways, set)
     }
 
     /// The line holding `addr`, made the most recently used; `None` when
@@ -186,10 +182,10 @@ impl Cache {
     pub fn get(&mut self, addr: u64) -> (&mut Line, Evicted) {
         let shift = self.shift;
         let tag = (addr >> shift) + 1;
-        if !self.partial.is_empty() {
-            self.drop_victims_bytes(addr);
-        }
-        let ways = self.set(tag - 1);
+        let set = self.set_of(tag - 1);
+        // (The set borrows `chunks` alone: an evicted line's bytes written
+        // leave `partial` with it.)
+        let ways = ways_of(&mut self.chunks, self.ways, set);
         let evicted = match position(ways, tag) {
             Some(i) => {
                 ways[..=i].rotate_right(1);
@@ -205,6 +201,9 @@ impl Cache {
                 if old.tag == 0 {
                     Evicted::default()
                 } else {
+                    if !self.partial.is_empty() {
+                        self.partial.remove(&(old.tag - 1));
+                    }
                     Evicted {
                         addr: (old.tag - 1) << shift,
                         line: old.line,
@@ -217,20 +216,6 @@ impl Cache {
 }
 
 impl Cache {
-    /// Where lines hold partly written sectors: the bytes written of the
-    /// line `get(addr)` is about to evict go with it.
-    #[cold]
-    fn drop_victims_bytes(&mut self, addr: u64) {
-        let tag = (addr >> self.shift) + 1;
-        let ways = self.set(tag - 1);
-        if position(ways, tag).is_none() {
-            let victim = ways[ways.len() - 1].tag;
-            if victim != 0 {
-                self.partial.remove(&(victim - 1));
-            }
-        }
-    }
-
     /// Bytes `bytes` (bit b: byte b) written to sector `slot` of the line
     /// at `addr`, which the cache holds without that sector's data; true
     /// once every byte of the sector (`whole`) has been written: the
@@ -251,6 +236,16 @@ impl Cache {
             }
         }
     }
+}
+
+/// The ways of set `set`, most recent first (its chunk allocated on
+/// first touch).
+#[inline]
+fn ways_of(chunks: &mut [Option<Box<[Way]>>], ways: usize, set: usize) -> &mut [Way] {
+    let chunk =
+        chunks[set / CHUNK].get_or_insert_with(|| vec![Way::default(); CHUNK * ways].into());
+    let at = (set % CHUNK) * ways;
+    &mut chunk[at..at + ways]
 }
 
 /// The way holding `tag` (tags in a set are distinct).
