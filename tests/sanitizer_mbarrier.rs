@@ -22,32 +22,6 @@ const MODULE: &str = "bugs_mbarrier";
 const RAW: Hazard = Hazard::ReadAfterWrite;
 const WAR: Hazard = Hazard::WriteAfterRead;
 
-/// Runs `kernel` with racecheck on each engine: it completes, and its
-/// reports are `want`, all 4-byte shared hazards. Returns the reports' text
-/// (of the last engine).
-fn assert_races(
-    kernel: &str,
-    grid: [u32; 3],
-    block: [u32; 3],
-    args: impl Fn(&mut Device) -> Vec<A>,
-    want: &[Race],
-) -> Vec<String> {
-    let mut text = Vec::new();
-    for engine in ENGINES {
-        let (mut dev, m) = setup("racecheck", MODULE, engine);
-        let args = args(&mut dev);
-        launch(&dev, m, kernel, grid, block, &args).unwrap();
-        let reports = dev.take_reports();
-        let got: Vec<Race> = reports.iter().map(race).collect();
-        assert_eq!(got, want, "{engine:?}: {reports:#?}");
-        for r in &reports {
-            assert_eq!((r.kernel.as_str(), r.space, r.size), (kernel, "shared", 4));
-        }
-        text = reports.iter().map(|r| r.to_string()).collect();
-    }
-    text
-}
-
 fn input(d: &mut Device, n: u32) -> u64 {
     uints(d, &(0..n).collect::<Vec<_>>())
 }
@@ -55,6 +29,7 @@ fn input(d: &mut Device, n: u32) -> u64 {
 #[test]
 fn a_bulk_copys_destination_read_before_the_wait() {
     let text = assert_races(
+        MODULE,
         "bulk_read_before_wait",
         x(2),
         x(256),
@@ -79,6 +54,7 @@ fn a_bulk_copys_destination_read_before_the_wait() {
 #[test]
 fn a_write_after_the_arrival_races_with_the_waiting_reader() {
     let text = assert_races(
+        MODULE,
         "write_after_arrive",
         x(2),
         x(64),
@@ -97,6 +73,7 @@ fn a_write_after_the_arrival_races_with_the_waiting_reader() {
 #[test]
 fn a_wait_for_the_wrong_parity_orders_nothing() {
     assert_races(
+        MODULE,
         "wait_wrong_parity",
         x(2),
         x(64),

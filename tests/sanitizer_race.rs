@@ -11,39 +11,13 @@
 mod common;
 
 use common::sanitizer::*;
-use warpjit::runtime::{Device, KernelArg as A};
+use warpjit::runtime::KernelArg as A;
 use warpjit::sanitizer::Hazard;
 
 const MODULE: &str = "bugs_race";
 const RAW: Hazard = Hazard::ReadAfterWrite;
 const WAR: Hazard = Hazard::WriteAfterRead;
 const WAW: Hazard = Hazard::WriteAfterWrite;
-
-/// Runs `kernel` with racecheck on each engine: it completes, and its
-/// reports are `want`, all 4-byte shared hazards of this kernel. Returns
-/// the reports' text (of the last engine).
-fn assert_races(
-    kernel: &str,
-    grid: [u32; 3],
-    block: [u32; 3],
-    args: impl Fn(&mut Device) -> Vec<A>,
-    want: &[Race],
-) -> Vec<String> {
-    let mut text = Vec::new();
-    for engine in ENGINES {
-        let (mut dev, m) = setup("racecheck", MODULE, engine);
-        let args = args(&mut dev);
-        launch(&dev, m, kernel, grid, block, &args).unwrap();
-        let reports = dev.take_reports();
-        let got: Vec<Race> = reports.iter().map(race).collect();
-        assert_eq!(got, want, "{engine:?}: {reports:#?}");
-        for r in &reports {
-            assert_eq!((r.kernel.as_str(), r.space, r.size), (kernel, "shared", 4));
-        }
-        text = reports.iter().map(|r| r.to_string()).collect();
-    }
-    text
-}
 
 fn seq(n: usize) -> Vec<f32> {
     (0..n).map(|i| i as f32).collect()
@@ -56,6 +30,7 @@ fn scrambled(n: usize) -> Vec<i32> {
 #[test]
 fn scan_without_the_barrier_between_read_and_write() {
     let text = assert_races(
+        MODULE,
         "scan_missing_read_barrier",
         x(1),
         x(128),
@@ -82,6 +57,7 @@ fn scan_without_the_barrier_between_read_and_write() {
 #[test]
 fn stencil_tile_read_before_the_barrier() {
     assert_races(
+        MODULE,
         "stencil_tile_missing_barrier",
         x(2),
         x(64),
@@ -103,6 +79,7 @@ fn stencil_tile_read_before_the_barrier() {
 fn matmul_tiles_overwritten_while_other_warps_read_them() {
     let n = 32;
     assert_races(
+        MODULE,
         "matmul_missing_trailing_barrier",
         [2, 2, 1],
         [16, 16, 1],
@@ -126,6 +103,7 @@ fn matmul_tiles_overwritten_while_other_warps_read_them() {
 #[test]
 fn shared_histogram_incremented_without_atomics() {
     assert_races(
+        MODULE,
         "histogram_plain_increment",
         x(2),
         x(64),
@@ -153,6 +131,7 @@ fn warp_synchronous_reduction_without_syncwarp() {
         want.push((WAR, X, (X, line + 3), (at(k), line + 5)));
     }
     assert_races(
+        MODULE,
         "warp_reduce_without_syncwarp",
         x(2),
         x(64),
@@ -164,6 +143,7 @@ fn warp_synchronous_reduction_without_syncwarp() {
 #[test]
 fn broadcast_read_without_the_barrier() {
     let text = assert_races(
+        MODULE,
         "broadcast_missing_barrier",
         x(2),
         x(64),
@@ -179,6 +159,7 @@ fn broadcast_read_without_the_barrier() {
 #[test]
 fn transpose_reads_the_tile_before_the_other_warps_fill_it() {
     assert_races(
+        MODULE,
         "transpose_missing_barrier",
         x(1),
         [32, 32, 1],
@@ -198,6 +179,7 @@ fn transpose_reads_the_tile_before_the_other_warps_fill_it() {
 #[test]
 fn odd_even_sort_phases_without_barriers() {
     assert_races(
+        MODULE,
         "odd_even_sort_missing_barrier",
         x(1),
         x(64),
@@ -216,6 +198,7 @@ fn odd_even_sort_phases_without_barriers() {
 #[test]
 fn jacobi_step_done_in_place() {
     assert_races(
+        MODULE,
         "jacobi_in_place",
         x(1),
         x(64),
@@ -234,6 +217,7 @@ fn jacobi_step_done_in_place() {
 #[test]
 fn block_maximum_with_a_plain_compare_and_store() {
     assert_races(
+        MODULE,
         "shared_max_plain_store",
         x(1),
         x(64),
@@ -249,6 +233,7 @@ fn block_maximum_with_a_plain_compare_and_store() {
 #[test]
 fn queue_tail_claimed_without_atomics() {
     assert_races(
+        MODULE,
         "shared_queue_plain_tail",
         x(1),
         x(64),
@@ -268,6 +253,7 @@ fn races_of_many_blocks_are_reported_once_for_the_first() {
     let mut seen = Vec::new();
     for _ in 0..2 {
         let text = assert_races(
+            MODULE,
             "shared_max_plain_store",
             x(16),
             x(64),

@@ -150,3 +150,30 @@ pub fn x(n: u32) -> [u32; 3] {
 pub fn at(n: u32) -> [u32; 3] {
     [n, 0, 0]
 }
+
+/// Runs `kernel` of `module` with racecheck on each engine: it completes,
+/// and its reports are `want`, all 4-byte shared hazards of this kernel.
+/// Returns the reports' text (of the last engine).
+pub fn assert_races(
+    module: &str,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: impl Fn(&mut Device) -> Vec<KernelArg>,
+    want: &[Race],
+) -> Vec<String> {
+    let mut text = Vec::new();
+    for engine in ENGINES {
+        let (mut dev, m) = setup("racecheck", module, engine);
+        let args = args(&mut dev);
+        launch(&dev, m, kernel, grid, block, &args).unwrap();
+        let reports = dev.take_reports();
+        let got: Vec<Race> = reports.iter().map(race).collect();
+        assert_eq!(got, want, "{engine:?}: {reports:#?}");
+        for r in &reports {
+            assert_eq!((r.kernel.as_str(), r.space, r.size), (kernel, "shared", 4));
+        }
+        text = reports.iter().map(|r| r.to_string()).collect();
+    }
+    text
+}
