@@ -216,14 +216,36 @@ impl Cache {
 }
 
 impl Cache {
-    /// Bytes `bytes` (bit b: byte b) written to sector `slot` of the line
-    /// at `addr`, which the cache holds without that sector's data; true
-    /// once every byte of the sector (`whole`) has been written: the
-    /// caller then marks it valid.
-    pub fn write_bytes(&mut self, addr: u64, slot: usize, bytes: u64, whole: u64) -> bool {
+    /// The bytes `written[j]` (bit b: byte b) an access wrote to its
+    /// sectors `sectors[j]` (of `1 << sector_shift` bytes): those in the
+    /// sectors `partly` of the line at `addr`, which the cache holds
+    /// without their data, are added to what was written before, and the
+    /// sectors now wholly written become valid.
+    pub fn write_bytes(
+        &mut self,
+        addr: u64,
+        partly: u8,
+        (sectors, written): (&[u64], &[u64]),
+        sector_shift: u32,
+    ) {
+        let whole = u64::MAX >> (64 - (1u32 << sector_shift));
+        let slots = (1u64 << (self.shift - sector_shift)) - 1;
         let masks = self.partial.entry(addr >> self.shift).or_default();
-        masks[slot] |= bytes;
-        masks[slot] & whole == whole
+        let mut done = 0u8;
+        for (&sector, &bytes) in sectors.iter().zip(written) {
+            let slot = (sector & slots) as usize;
+            if partly & (1 << slot) != 0 {
+                masks[slot] |= bytes;
+                if masks[slot] & whole == whole {
+                    done |= 1 << slot;
+                }
+            }
+        }
+        if done != 0 {
+            if let Some(line) = self.find(addr) {
+                line.valid |= done;
+            }
+        }
     }
 
     /// Every fetch in flight arrives (between launches: the next one's

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::{Cache, Evicted, MemorySystem, SmMemory};
+use super::{Evicted, MemorySystem, SmMemory};
 
 impl MemorySystem {
     /// Bytes of each of the access's `n` sectors the lanes write, into
@@ -101,10 +101,8 @@ impl MemorySystem {
                 line.valid |= full & bits;
                 let partly = bits & !line.valid;
                 if partly != 0 {
-                    let whole = self.merge_bytes(l1, addr, partly, run.clone());
-                    if let Some(line) = l1.find(addr) {
-                        line.valid |= whole;
-                    }
+                    let access = (&self.sectors[run.clone()], &self.written[run.clone()]);
+                    l1.write_bytes(addr, partly, access, self.sector_shift);
                 }
                 self.l1_evicted(&mut sm.port_free, evicted, t);
             } else if let Some(line) = l1.find(addr) {
@@ -114,22 +112,6 @@ impl MemorySystem {
         }
         let t = self.port(&mut sm.port_free, t, through.count_ones());
         self.l2_write(addr, through, full & through, run, t)
-    }
-
-    /// The bytes the access wrote (`written`, sectors `run`) to the sectors
-    /// `partly` of the line at `addr`, which `cache` holds without their
-    /// data, added to what was written before; returns the sectors now
-    /// wholly written.
-    fn merge_bytes(&self, cache: &mut Cache, addr: u64, partly: u8, run: Range<usize>) -> u8 {
-        let whole = u64::MAX >> (64 - self.sector_bytes);
-        let mut done = 0;
-        for j in run {
-            let slot = self.slot(self.sectors[j]);
-            if partly & (1 << slot) != 0 && cache.write_bytes(addr, slot, self.written[j], whole) {
-                done |= 1 << slot;
-            }
-        }
-        done
     }
 
     /// The sectors `bits` of the line at `addr` written into the L2
@@ -152,12 +134,8 @@ impl MemorySystem {
         // Partly written sectors become whole once all their bytes are in.
         let partly = bits & !line.valid;
         if partly != 0 {
-            let mut l2 = self.l2.take().expect("the L2 was there");
-            let whole = self.merge_bytes(&mut l2, addr, partly, run);
-            if let Some(line) = l2.find(addr) {
-                line.valid |= whole;
-            }
-            self.l2 = Some(l2);
+            let access = (&self.sectors[run.clone()], &self.written[run]);
+            l2.write_bytes(addr, partly, access, self.sector_shift);
         }
         // A store whose write-back finds its channel's queue full is
         // acknowledged once it has room.
