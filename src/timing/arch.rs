@@ -209,6 +209,10 @@ pub struct Memory {
     /// Shared accesses are served a half-warp at a time (CC 1.x).
     #[serde(default)]
     pub shared_half_warp: bool,
+    /// 128-bit shared accesses are served a quarter-warp at a time, each
+    /// quarter taking one pass more than its bank-conflict degree (CC 2.x).
+    #[serde(default)]
+    pub shared_wide_quarter_warps: bool,
     /// How a warp's global accesses become memory transactions.
     #[serde(default)]
     pub coalescing: Coalescing,

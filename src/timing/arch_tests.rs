@@ -30,6 +30,7 @@ fn chip_presets_state_every_key() {
         "l1_shared_unified_kib",
         "shared_bank_width_bytes",
         "shared_half_warp",
+        "shared_wide_quarter_warps",
         "coalescing",
         "l1_fill",
         "shared_cycles_per_pass",

@@ -39,7 +39,7 @@ use std::collections::{BinaryHeap, HashMap};
 use super::arch::{Arch, Coalescing, L1Fill};
 use super::banks::Banks;
 use super::cache::{Cache, Evicted};
-use super::coalesce::{half_warp_transactions, lanes_per_sector, unique_sectors};
+use super::coalesce::{address_range, half_warp_transactions, lanes_per_sector, unique_sectors};
 use super::dram::Dram;
 use super::program::CachePolicy;
 use super::server::Server;
@@ -140,6 +140,7 @@ pub struct MemorySystem {
     /// The L1 is one storage with shared memory (`l1_shared_unified_kib`).
     unified_l1: bool,
     shared_half_warp: bool,
+    shared_wide_quarter_warps: bool,
     /// Words (of `bank_bytes`) a bank delivers per pass, and the banks.
     bank_words_per_pass: u64,
     banks_n: u64,
@@ -215,6 +216,7 @@ impl MemorySystem {
             l1_fill_line: m.l1_fill == L1Fill::Line,
             unified_l1: m.l1_shared_unified_kib > 0,
             shared_half_warp: m.shared_half_warp,
+            shared_wide_quarter_warps: m.shared_wide_quarter_warps,
             bank_words_per_pass: (m.shared_bank_width_bytes / m.shared_bank_bytes.max(1)).max(1)
                 as u64,
             banks_n: m.shared_banks.max(1) as u64,
@@ -658,6 +660,21 @@ impl MemorySystem {
         let degree = if self.shared_half_warp {
             // Each half-warp is a request of its own (CC 1.x).
             self.passes(mask & 0xffff, addrs, size) + self.passes(mask & 0xffff_0000, addrs, size)
+        } else if self.shared_wide_quarter_warps && size == 16 && !one_address(mask, addrs) {
+            // CC 2.x's 128-bit accesses: a quarter-warp at a time, each a
+            // pass more than its conflicts (the Programming Guide's rule;
+            // taken here not to apply to one word all lanes read, which
+            // involves four banks once).
+            (0..4)
+                .map(|q| {
+                    let m = mask & (0xff << (8 * q));
+                    if m == 0 {
+                        0
+                    } else {
+                        self.passes(m, addrs, size) + 1
+                    }
+                })
+                .sum()
         } else {
             self.passes(mask, addrs, size)
         }
@@ -673,6 +690,12 @@ impl MemorySystem {
             replays: (degree - 1) * self.shared_pass,
         }
     }
+}
+
+/// Whether every lane of `mask` accesses the same address.
+fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
+    let (lo, hi) = address_range(mask, addrs);
+    lo == hi
 }
 
 mod cas;

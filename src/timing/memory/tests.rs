@@ -233,6 +233,19 @@ fn shared_passes_follow_each_generation() {
     let pairs: [u64; 32] = std::array::from_fn(|l| 4 * ((l as u64 % 16) + 32 * (l as u64 / 16)));
     assert_eq!(degree("sm_30", &pairs, 4), 1);
     assert_eq!(degree("sm_20", &pairs, 4), 2);
+    // 128-bit accesses: Fermi serves them a quarter-warp at a time, each
+    // quarter a pass more than its conflicts (8 passes for a conflict-free
+    // float4 a lane); Kepler's 64-bit banks take 512 bytes in 2.
+    let float4s = lanes(0, 16);
+    assert_eq!(degree("sm_20", &float4s, 16), 8);
+    assert_eq!(degree("sm_30", &float4s, 16), 2);
+    // Lanes l and l + 4 of each quarter a row of banks apart: 2-way, so
+    // 3 passes a quarter.
+    let clash: [u64; 32] = std::array::from_fn(|l| 16 * (l as u64 % 4) + 128 * (l as u64 / 4));
+    assert_eq!(degree("sm_20", &clash, 16), 4 * 3);
+    // One 16-byte word every lane reads (a row of a tile, broadcast): one
+    // pass.
+    assert_eq!(degree("sm_20", &[64; 32], 16), 1);
 }
 
 #[test]
