@@ -1,7 +1,8 @@
 """NVIDIA's runtime API (cudart 12.9, through cuda.bindings.runtime) on
 warpjit's libcuda.so.1 (run by cuda-shim/clients/run.sh): device count and
 properties, cudaMalloc/cudaMemcpy/cudaMemset/cudaFree, a stream and events,
-and a saxpy compiled by NVRTC to PTX, loaded with cudaLibraryLoadData and
+a captured graph replayed, page-locked and managed memory, a pitched 2D
+copy, a stream waiting on another's event, cudaDeviceReset, and a saxpy compiled by NVRTC to PTX, loaded with cudaLibraryLoadData and
 launched on the runtime's stream (cuda.bindings.runtime has no
 cudaLaunchKernel, which takes a host function: the kernel handle is launched
 with the driver's cuLaunchKernel, as CuPy does); results checked with
@@ -76,6 +77,53 @@ check(rt.cudaMemcpyAsync(out.ctypes.data, dy, out.nbytes, rt.cudaMemcpyKind.cuda
 check(rt.cudaStreamSynchronize(stream))
 assert np.array_equal(out, 2 * x + 1), out[:8]
 check(rt.cudaGetLastError())
+# A stream capture of a memset and a copy, replayed as a graph.
+check(rt.cudaStreamBeginCapture(stream, rt.cudaStreamCaptureMode.cudaStreamCaptureModeGlobal))
+check(rt.cudaMemsetAsync(dx, 0, x.nbytes, stream))
+check(rt.cudaMemcpyAsync(dy, dx, x.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToDevice, stream))
+graph = check(rt.cudaStreamEndCapture(stream))
+exec_ = check(rt.cudaGraphInstantiate(graph, 0))
+check(rt.cudaGraphLaunch(exec_, stream))
+check(rt.cudaStreamSynchronize(stream))
+check(rt.cudaMemcpy(out.ctypes.data, dy, out.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost))
+assert not out.any(), out[:8]
+check(rt.cudaGraphExecDestroy(exec_))
+check(rt.cudaGraphDestroy(graph))
+
+# Page-locked and managed memory, a pitched 2D copy, one stream waiting on
+# another's event.
+pinned = check(rt.cudaMallocHost(x.nbytes))
+np.ctypeslib.as_array((np.ctypeslib.ctypes.c_float * n).from_address(pinned))[:] = x
+check(rt.cudaMemcpy(dx, pinned, x.nbytes, rt.cudaMemcpyKind.cudaMemcpyHostToDevice))
+check(rt.cudaMemcpy(back.ctypes.data, dx, x.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost))
+assert np.array_equal(back, x)
+check(rt.cudaFreeHost(pinned))
+managed = check(rt.cudaMallocManaged(x.nbytes, 1))
+check(rt.cudaMemcpy(managed, dx, x.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToDevice))
+check(rt.cudaDeviceSynchronize())
+assert np.array_equal(np.ctypeslib.as_array((np.ctypeslib.ctypes.c_float * n).from_address(managed)), x)
+check(rt.cudaFree(managed))
+rows, cols = 16, 100
+img = np.arange(rows * cols, dtype=np.uint8).reshape(rows, cols)
+pitched, pitch = check(rt.cudaMallocPitch(cols, rows))
+assert pitch >= cols
+check(rt.cudaMemcpy2D(pitched, pitch, img.ctypes.data, cols, cols, rows, rt.cudaMemcpyKind.cudaMemcpyHostToDevice))
+img2 = np.zeros_like(img)
+check(rt.cudaMemcpy2D(img2.ctypes.data, cols, pitched, pitch, cols, rows, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost))
+assert np.array_equal(img, img2)
+check(rt.cudaFree(pitched))
+other = check(rt.cudaStreamCreateWithFlags(rt.cudaStreamNonBlocking))
+done = check(rt.cudaEventCreateWithFlags(rt.cudaEventDisableTiming))
+check(rt.cudaMemsetAsync(dy, 0, x.nbytes, stream))
+check(rt.cudaEventRecord(done, stream))
+check(rt.cudaStreamWaitEvent(other, done, 0))
+check(rt.cudaMemcpyAsync(dy, dx, x.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToDevice, other))
+check(rt.cudaStreamSynchronize(other))
+check(rt.cudaMemcpy(out.ctypes.data, dy, out.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost))
+assert np.array_equal(out, x)
+check(rt.cudaEventDestroy(done))
+check(rt.cudaStreamDestroy(other))
+
 for e in (start, stop):
     check(rt.cudaEventDestroy(e))
 check(rt.cudaStreamDestroy(stream))
@@ -83,4 +131,12 @@ check(rt.cudaLibraryUnload(library))
 check(rt.cudaFree(dx))
 check(rt.cudaFree(dy))
 check(rt.cudaDeviceSynchronize())
-print(f"cuda.bindings.runtime (cudart) on warpjit: memory, stream, events, saxpy OK ({name})")
+# After a reset the runtime sets the device up again.
+check(rt.cudaDeviceReset())
+dz = check(rt.cudaMalloc(64))
+check(rt.cudaMemset(dz, 7, 64))
+small = np.zeros(64, dtype=np.uint8)
+check(rt.cudaMemcpy(small.ctypes.data, dz, 64, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost))
+assert (small == 7).all()
+check(rt.cudaFree(dz))
+print(f"cuda.bindings.runtime (cudart) on warpjit: memory, streams, events, graph, saxpy OK ({name})")
