@@ -51,9 +51,10 @@ unsafe extern "C" fn declined<const T: usize, const N: usize>() -> CUresult {
     NOT_SUPPORTED
 }
 
-/// `slots!(T, len; size; n => f, ...)`: table `T`'s `len` entries, each a
-/// `missing` slot but the size (`size`: true when entry 0 holds the
-/// table's size in bytes) and the implemented ones.
+/// `slots!(T, [0 1 … len-1]; size; n => f, …)`: the entries of table `T`
+/// (its index in `TABLES`, for the logs), each a `missing` slot but the
+/// size (`size`: true when entry 0 holds the table's size in bytes) and
+/// the implemented ones.
 macro_rules! slots {
     ($t:literal, [$($i:literal)*]; $size:expr; $($n:literal => $f:expr),* $(,)?) => {{
         let mut s = [$(Slot(missing::<$t, $i> as *const c_void)),*];
