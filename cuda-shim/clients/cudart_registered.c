@@ -77,7 +77,9 @@ static void **register_ptx(const char *ptx, size_t len) {
   memcpy(fb, &magic, 4); memcpy(fb + 4, &one, 2); memcpy(fb + 6, &hsize, 2); memcpy(fb + 8, &fat, 8);
   uint8_t *e = fb + 16;
   memcpy(e, &kind, 2); memcpy(e + 2, &ver, 2); memcpy(e + 4, &entry_size, 4);
-  memcpy(e + 8, &payload, 4); memcpy(e + 28, &sm, 4); memcpy(e + 48, &flags, 8); memcpy(e + 64, &raw, 8);
+  uint32_t unpadded = (uint32_t)(len + 1);
+  memcpy(e + 8, &payload, 4); memcpy(e + 16, &unpadded, 4); memcpy(e + 28, &sm, 4);
+  memcpy(e + 40, &flags, 8); memcpy(e + 56, &raw, 8);
   memcpy(e + 72, ptx, len);
   struct wrapper *w = calloc(1, sizeof *w);
   w->magic = 0x466243b1; w->version = 1; w->data = fb;

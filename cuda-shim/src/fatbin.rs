@@ -11,11 +11,14 @@
 //!   header size (u16, 16), then the size of the entries after the header
 //!   (u64);
 //! - each entry: kind (u16 at 0: 1 PTX, 2 ELF cubin), version (u16 at 2),
-//!   its header's size (u32 at 4), the payload's size (u32 at 8), the
-//!   compressed size (u32 at 16), the target's `sm_XY` as `XY` (u32 at
-//!   28), flags (u64 at 48: `0x2000` LZ4-compressed, `0x8000`
-//!   Zstandard-compressed) and the uncompressed size (u64 at 64); the
+//!   its header's size (u32 at 4: 64, or 80 for PTX), the payload's size
+//!   padded to 8 bytes (u32 at 8), its size unpadded (u32 at 16; for a
+//!   compressed payload, the compressed size), the target's `sm_XY` as
+//!   `XY` (u32 at 28), flags (u64 at 40: `0x2000` LZ4-compressed, `0x8000`
+//!   Zstandard-compressed) and the uncompressed size (u64 at 56); the
 //!   payload follows the entry's header, the next entry the payload.
+//!   (Checked against the fatbins nvcc 12 embedded in CuPy's modules, whose
+//!   entries are LZ4-compressed.)
 //!
 //! PTX payloads are NUL-padded text; an LZ4-compressed one is expanded
 //! here (`lz4_block`). ELF cubins (SASS) are skipped: warpjit runs PTX.
@@ -28,8 +31,7 @@ pub const FATBIN_MAGIC: u32 = 0xba55ed50;
 const KIND_PTX: u16 = 1;
 const FLAG_LZ4: u64 = 0x2000;
 const FLAG_ZSTD: u64 = 0x8000;
-/// Entry headers are at least this long (the fields above but the
-/// uncompressed size, which a 64-byte header lacks).
+/// Entry headers are at least this long (the fields above).
 const MIN_ENTRY_HEADER: usize = 64;
 
 /// One PTX entry: its target (`sm_XY` as `XY`) and its text.
@@ -125,12 +127,8 @@ pub fn ptx_entries(fatbin: &[u8]) -> Result<Vec<Ptx>, String> {
         let size = u32_at(e, 8).unwrap_or(0) as usize;
         let compressed = u32_at(e, 16).unwrap_or(0) as usize;
         let sm = u32_at(e, 28).unwrap_or(0);
-        let flags = u64_at(e, 48).unwrap_or(0);
-        let raw = if hsize >= 72 {
-            u64_at(e, 64).unwrap_or(0) as usize
-        } else {
-            0
-        };
+        let flags = u64_at(e, 40).unwrap_or(0);
+        let raw = u64_at(e, 56).unwrap_or(0) as usize;
         if hsize < MIN_ENTRY_HEADER {
             return Err(bad("entry header size"));
         }
@@ -232,5 +230,11 @@ mod tests {
             lz4_block(&[0x05, 9, 0], 64).is_none(),
             "offset before the start"
         );
+        // A long overlapping match (length 15 + 10 + 4 at offset 1).
+        let src = [0x1f, b'a', 1, 0, 10, 0x10, b'b'];
+        let mut want = vec![b'a'; 30];
+        want.push(b'b');
+        assert_eq!(lz4_block(&src, 31).unwrap(), want);
+        assert!(lz4_block(&src, 20).is_none(), "longer than the stated size");
     }
 }

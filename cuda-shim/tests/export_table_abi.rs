@@ -62,7 +62,8 @@ struct Entry<'a> {
 }
 
 /// A fatbin as nvcc lays it out: a 16-byte header, then per entry a
-/// 72-byte header and its payload padded to 8 bytes. Backed by `u64`s so
+/// header (72 bytes here: nvcc writes 64 or 80) and its payload padded to
+/// 8 bytes. Backed by `u64`s so
 /// it is 8-aligned.
 fn fatbin(entries: &[Entry]) -> Vec<u64> {
     let mut body = Vec::new();
@@ -72,14 +73,11 @@ fn fatbin(entries: &[Entry]) -> Vec<u64> {
         h[0..2].copy_from_slice(&e.kind.to_le_bytes());
         h[2..4].copy_from_slice(&0x101u16.to_le_bytes());
         h[4..8].copy_from_slice(&72u32.to_le_bytes());
-        let compressed = e.flags & 0x2000 != 0;
         h[8..12].copy_from_slice(&(padded as u32).to_le_bytes());
-        if compressed {
-            h[16..20].copy_from_slice(&(e.payload.len() as u32).to_le_bytes());
-        }
+        h[16..20].copy_from_slice(&(e.payload.len() as u32).to_le_bytes());
         h[28..32].copy_from_slice(&e.sm.to_le_bytes());
-        h[48..56].copy_from_slice(&(e.flags | 0x11).to_le_bytes());
-        h[64..72].copy_from_slice(&e.raw.to_le_bytes());
+        h[40..48].copy_from_slice(&(e.flags | 0x11).to_le_bytes());
+        h[56..64].copy_from_slice(&e.raw.to_le_bytes());
         body.extend_from_slice(&h);
         body.extend_from_slice(e.payload);
         body.resize(body.len() + padded - e.payload.len(), 0);
