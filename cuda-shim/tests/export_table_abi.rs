@@ -5,7 +5,8 @@
 //! ELF entry to skip and a PTX entry for a newer target to pass over),
 //! then the kernel launched and its results checked; LZ4-compressed PTX;
 //! context-local storage; the integrity check's answers; an unknown id,
-//! an unimplemented slot, and `cuGetProcAddress` handing out stubs.
+//! an unimplemented slot, and `cuGetProcAddress` handing out stubs (and
+//! `cuModuleGetLoadingMode`, which cudart asks at start-up).
 
 use std::ffi::{c_int, c_uint, c_void, CString};
 
@@ -370,6 +371,18 @@ fn get_proc_address_hands_out_stubs_for_cuda_h_names() {
             let f: unsafe extern "C" fn() -> u32 = std::mem::transmute(p);
             assert_eq!(f(), 801);
         }
+        // cudart asks how modules load: eagerly (CU_MODULE_EAGER_LOADING).
+        let c = CString::new("cuModuleGetLoadingMode").unwrap();
+        let mut p = std::ptr::null();
+        assert_eq!(
+            get_proc(c.as_ptr(), &mut p, 12090, 0, std::ptr::null_mut()),
+            0
+        );
+        let mode_of: unsafe extern "C" fn(*mut c_int) -> u32 = std::mem::transmute(p);
+        let mut mode = 0;
+        assert_eq!(mode_of(&mut mode), 0);
+        assert_eq!(mode, 1);
+        assert_eq!(mode_of(std::ptr::null_mut()), 1);
         let c = CString::new("cuNoSuchThing").unwrap();
         let (mut p, mut status) = (std::ptr::null(), -1);
         assert_eq!(get_proc(c.as_ptr(), &mut p, 12090, 0, &mut status), 500);
