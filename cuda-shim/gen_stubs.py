@@ -3,7 +3,9 @@
 does not implement, exported under each name cuda.h gives it (the plain
 name and the versioned names its #defines map to), returning
 CUDA_ERROR_NOT_SUPPORTED, so that clients binding every symbol at load
-(cudarc <= 0.19.4, PyCUDA) still load. Rerun after implementing more."""
+(cudarc <= 0.19.4, PyCUDA) still load; cuGetProcAddress hands them out by
+base name (NVIDIA's cudart needs every name it resolves). Rerun after
+implementing more."""
 import os
 import re
 

@@ -18,6 +18,12 @@
 #   - cuda.core with its defaults (Program.compile("cubin"), Linker.link
 #     through nvJitLink), through the compile-path interposer
 #     (libwarpjit_interpose.so, LD_PRELOAD);
+#   - NVIDIA's runtime (cudart 12.9, from the nvidia-cuda-runtime-cu12
+#     wheel) over the shim: cuda.bindings.runtime (cudart_runtime.py), a C
+#     program registering a fatbin and launching with cudaLaunchKernel as
+#     nvcc-built programs do (cudart_registered.c, built with cc), and
+#     CuPy (cupy-cuda12x, with CUPY_COMPILE_WITH_PTX=1 and
+#     CUPY_ACCELERATORS=""; cupy_basics.py);
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
 #     compiled with NVVM from PyPI, installed as numba-cuda[cu12] (with
 #     nvJitLink: numba links LTO-IR by default), and one linked with a CUDA
@@ -48,12 +54,18 @@ if [ ! -x "$venv/bin/python" ]; then
     "nvidia-cuda-runtime-cu12==12.9.79" \
     "nvidia-cuda-nvcc-cu12==12.9.86"
 fi
+"$venv/bin/python" -c 'import cupy' 2>/dev/null || "$venv/bin/pip" install --quiet "cupy-cuda12x==14.2.0"
 nvrtc="$("$venv/bin/python" -c 'import nvidia.cuda_nvrtc as m; print(list(m.__path__)[0] + "/lib")')"
+cudart="$("$venv/bin/python" -c 'import nvidia.cuda_runtime as m; print(list(m.__path__)[0] + "/lib")')"
 ln -sf "$nvrtc/libnvrtc.so.12" "$lib/libnvrtc.so"
-export LD_LIBRARY_PATH="$lib:$nvrtc${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$lib:$nvrtc:$cudart${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 if [ "$what" = all ] || [ "$what" = python ]; then
   "$venv/bin/python" cuda-shim/clients/cuda_python_saxpy.py
+  "$venv/bin/python" cuda-shim/clients/cudart_runtime.py
+  cc -O1 -o "$lib/../cudart_registered" cuda-shim/clients/cudart_registered.c -L"$cudart" -l:libcudart.so.12
+  "$lib/../cudart_registered" ptx-samples/cuda/saxpy/kernel.compute_80.ptx
+  CUPY_COMPILE_WITH_PTX=1 CUPY_ACCELERATORS="" "$venv/bin/python" cuda-shim/clients/cupy_basics.py
   LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/cuda_core_defaults.py
   LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/numba_kernels.py
   LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/numba_link.py

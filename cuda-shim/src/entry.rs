@@ -6,6 +6,7 @@ use super::{
     capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
     module::*, pool::*, stream::*, tensor_map::*, texture::*, user_object::*,
 };
+use super::{export_tables, stubs};
 
 fn code(code: CUresult) -> Option<&'static (CUresult, &'static CStr, &'static CStr)> {
     CODES.iter().find(|e| e.0 == code)
@@ -27,8 +28,21 @@ pub unsafe extern "C" fn cuGetErrorString(code: CUresult, text: *mut *const c_ch
     }
 }
 
+/// Whether `WARPJIT_TRACE_LOOKUPS` is set (read once).
+pub(crate) fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("WARPJIT_TRACE_LOOKUPS").is_some())
+}
+
+/// A line on stderr under `WARPJIT_TRACE_LOOKUPS`.
+pub(crate) fn trace(line: std::fmt::Arguments) {
+    if tracing() {
+        eprintln!("warpjit: {line}");
+    }
+}
+
 /// `name` without a trailing ABI version (`cuMemAlloc_v2` → `cuMemAlloc`).
-fn base_name(name: &str) -> &str {
+pub(crate) fn base_name(name: &str) -> &str {
     match name.rfind("_v") {
         Some(i) if i + 2 < name.len() && name[i + 2..].bytes().all(|b| b.is_ascii_digit()) => {
             &name[..i]
@@ -93,6 +107,7 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuArrayCreate_v2, cuArray3DCreate_v2, cuArrayDestroy, cuArrayGetDescriptor_v2,
         cuArray3DGetDescriptor_v2, cuTexObjectCreate, cuTexObjectDestroy,
         cuTexObjectGetResourceDesc, cuTexObjectGetTextureDesc, cuSurfObjectCreate,
+        cuLaunchCooperativeKernel, cuGetExportTable, cuModuleGetLoadingMode,
         cuSurfObjectDestroy, cuTensorMapEncodeTiled, cuTensorMapReplaceAddress,
     }
     None
@@ -135,7 +150,14 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
         "cuGraphInstantiate" => Some(cuGraphInstantiate_v2 as *const c_void),
         _ => None,
     };
-    match versioned.or_else(|| entry_point(&name)) {
+    let stub = || {
+        let f = stubs::lookup(&name);
+        if f.is_some() {
+            trace(format_args!("cuGetProcAddress: `{name}` is a stub"));
+        }
+        f
+    };
+    match versioned.or_else(|| entry_point(&name)).or_else(stub) {
         Some(f) => {
             *pfn = f;
             if !status.is_null() {
@@ -144,9 +166,7 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
             SUCCESS
         }
         None => {
-            if std::env::var_os("WARPJIT_TRACE_LOOKUPS").is_some() {
-                eprintln!("warpjit: cuGetProcAddress: no entry point `{name}`");
-            }
+            trace(format_args!("cuGetProcAddress: no entry point `{name}`"));
             *pfn = std::ptr::null();
             if !status.is_null() {
                 *status = 1; // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
@@ -166,16 +186,12 @@ pub unsafe extern "C" fn cuGetProcAddress(
     cuGetProcAddress_v2(symbol, pfn, version, flags, std::ptr::null_mut())
 }
 
-/// Programs linked against NVIDIA's runtime (cudart) need its private
-/// export tables; warpjit does not provide them.
+/// NVIDIA's runtime (cudart) asks for its private interfaces by id
+/// (`export_tables.rs`).
 #[no_mangle]
 pub unsafe extern "C" fn cuGetExportTable(
-    _table: *mut *const c_void,
-    _id: *const c_void,
+    table: *mut *const c_void,
+    id: *const c_void,
 ) -> CUresult {
-    if std::env::var_os("WARPJIT_TRACE_LOOKUPS").is_some() && !_id.is_null() {
-        let b = std::slice::from_raw_parts(_id as *const u8, 16);
-        eprintln!("warpjit: cuGetExportTable {b:02x?}");
-    }
-    NOT_SUPPORTED
+    export_tables::get(table, id)
 }

@@ -1,4 +1,5 @@
-//! Modules from PTX (cubins and fatbins refused), libraries and kernels (a
+//! Modules from PTX (also from the PTX a fatbin holds, `fatbin.rs`; SASS
+//! cubins refused), libraries and kernels (a
 //! `CUkernel` is a `CUfunction`), and function attributes. Linking
 //! (`cuLink*`) is `link.rs`; its image is PTX text, which these load.
 
@@ -7,12 +8,43 @@ use warpjit::front::link::inputs::with_maxnreg;
 
 // ---- Modules -----------------------------------------------------------------
 
+/// Loads the PTX of a fatbin (or of a `__fatBinC_Wrapper_t`): the entry
+/// for the device's compute capability (`fatbin::choose_ptx`). A fatbin
+/// without PTX is `CUDA_ERROR_NO_BINARY_FOR_GPU`, with a line on stderr.
+pub(crate) unsafe fn load_fatbin(
+    s: &mut State,
+    name: &str,
+    image: *const c_void,
+) -> Result<usize, CUresult> {
+    let sm = s.arch.cc().map(|(a, b)| a * 10 + b).unwrap_or(80);
+    let ptx = crate::fatbin::fatbins_at(image as *const u8)
+        .and_then(|f| crate::fatbin::choose_ptx(&f, sm));
+    match ptx {
+        Ok(p) => {
+            crate::entry::trace(format_args!("{name}: loading its sm_{} PTX", p.sm));
+            let mut text = p.text.into_bytes();
+            text.push(0);
+            load_image(s, name, &text)
+        }
+        Err(e) => {
+            eprintln!("warpjit: {name}: {e}");
+            Err(NO_BINARY_FOR_GPU)
+        }
+    }
+}
+
+/// Whether an image starts with a fatbin's or a fatbin wrapper's magic.
+pub(crate) unsafe fn is_fatbin(image: *const c_void) -> bool {
+    let b = image_bytes(image);
+    b == [0x50, 0xed, 0x55, 0xba] || b == [0xb1, 0x43, 0x62, 0x46]
+}
+
 /// Loads PTX text (a NUL-terminated image); SASS cubins and fatbins are
 /// refused with an explanation.
 fn load_image(s: &mut State, name: &str, image: &[u8]) -> Result<usize, CUresult> {
     if image.starts_with(b"\x7fELF") || image.starts_with(&[0x50, 0xed, 0x55, 0xba]) {
         eprintln!(
-            "warpjit: {name} is a compiled GPU binary (cubin/fatbin); warpjit runs PTX: load the PTX text instead (nvcc -ptx, NVRTC nvrtcGetPTX)"
+            "warpjit: {name} is a compiled GPU binary (SASS cubin); warpjit runs PTX: load the PTX text instead (nvcc -ptx, NVRTC nvrtcGetPTX), or a fatbin holding PTX"
         );
         return Err(NO_BINARY_FOR_GPU);
     }
@@ -61,7 +93,10 @@ unsafe fn image_bytes<'a>(image: *const c_void) -> &'a [u8] {
             break;
         }
     }
-    if magic == *b"\x7fELF" || magic == [0x50, 0xed, 0x55, 0xba] {
+    if magic == *b"\x7fELF"
+        || magic == [0x50, 0xed, 0x55, 0xba]
+        || magic == [0xb1, 0x43, 0x62, 0x46]
+    {
         return std::slice::from_raw_parts(p, 4);
     }
     CStr::from_ptr(image as *const c_char).to_bytes_with_nul()
@@ -74,7 +109,11 @@ pub unsafe extern "C" fn cuModuleLoadData(module: *mut Handle, image: *const c_v
     }
     done(need_context().and_then(|()| {
         with_state(|s| {
-            let h = load_image(s, "module.ptx", image_bytes(image))?;
+            let h = if is_fatbin(image) {
+                load_fatbin(s, "module.fatbin", image)?
+            } else {
+                load_image(s, "module.ptx", image_bytes(image))?
+            };
             out(module, h as Handle)
         })
     }))
@@ -212,7 +251,11 @@ pub unsafe extern "C" fn cuLibraryLoadData(
         return INVALID_VALUE;
     }
     done(with_state(|s| {
-        let h = load_image(s, "library.ptx", image_bytes(code))?;
+        let h = if is_fatbin(code) {
+            load_fatbin(s, "library.fatbin", code)?
+        } else {
+            load_image(s, "library.ptx", image_bytes(code))?
+        };
         out(library, h as Handle)
     }))
 }
@@ -391,4 +434,11 @@ pub unsafe extern "C" fn cuFuncSetBlockShape(
 #[no_mangle]
 pub unsafe extern "C" fn cuFuncSetSharedSize(_f: Handle, _bytes: c_uint) -> CUresult {
     done(with_state(|_| Ok(())))
+}
+
+/// `CU_MODULE_EAGER_LOADING`: modules load whole at `cuModuleLoad*`
+/// (cudart asks at start-up).
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleGetLoadingMode(mode: *mut c_int) -> CUresult {
+    done(out(mode, 1))
 }

@@ -303,7 +303,6 @@ stubs! {
     cuModuleEnumerateFunctions,
     cuModuleGetFunctionCount,
     cuModuleGetGlobal,
-    cuModuleGetLoadingMode,
     cuModuleGetSurfRef,
     cuModuleGetTexRef,
     cuModuleLoadFatBinary,

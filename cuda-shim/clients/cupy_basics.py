@@ -1,0 +1,73 @@
+"""CuPy (cupy-cuda12x, on NVIDIA's cudart 12.9 and NVRTC) on warpjit's
+libcuda.so.1 (run by cuda-shim/clients/run.sh), each result checked with
+NumPy: creation and copies, elementwise arithmetic and math functions,
+broadcasting, reductions, slicing and fancy indexing, type conversion, an
+ElementwiseKernel, a ReductionKernel and a RawKernel, streams and events.
+Needs CUPY_COMPILE_WITH_PTX=1 (CuPy's kernels as PTX: NVRTC's CUBINs are
+SASS) and CUPY_ACCELERATORS="" (CUB's prebuilt kernels are SASS)."""
+import os
+
+import numpy as np
+
+assert os.environ.get("CUPY_COMPILE_WITH_PTX") == "1", "set CUPY_COMPILE_WITH_PTX=1"
+assert os.environ.get("CUPY_ACCELERATORS", "x") == "", 'set CUPY_ACCELERATORS=""'
+import cupy as cp  # noqa: E402
+
+checks = []
+
+
+def check(name, got, want, **kw):
+    got = cp.asnumpy(got) if isinstance(got, cp.ndarray) else got
+    np.testing.assert_allclose(got, want, **kw)
+    checks.append(name)
+
+
+assert cp.cuda.runtime.getDeviceCount() == 1
+name = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+assert name.startswith("warpjit"), name
+
+check("arange().sum()", cp.arange(10).sum(), 45)
+h = np.linspace(-3, 3, 1000, dtype=np.float32)
+d = cp.asarray(h)
+check("round trip", d, h)
+check("a + b, a * b", d + 2 * d, h + 2 * h, rtol=1e-6)
+check("sin, exp, sqrt", cp.sin(d) + cp.exp(d / 3) + cp.sqrt(cp.abs(d)),
+      np.sin(h) + np.exp(h / 3) + np.sqrt(np.abs(h)), rtol=1e-5, atol=1e-6)
+m = cp.arange(12, dtype=cp.float64).reshape(3, 4)
+hm = np.arange(12, dtype=np.float64).reshape(3, 4)
+check("broadcasting", m * cp.arange(4), hm * np.arange(4))
+check("sum over an axis", m.sum(axis=0), hm.sum(axis=0))
+check("max, min, mean", cp.stack([d.max(), d.min(), d.mean()]), [h.max(), h.min(), h.mean()], rtol=1e-5, atol=1e-6)
+check("argmax", int(cp.argmax(d)), int(np.argmax(h)))
+check("slicing", m[1:, ::2], hm[1:, ::2])
+check("transpose copy", cp.ascontiguousarray(m.T), hm.T)
+idx = cp.array([3, 0, 2])
+check("fancy indexing", d[idx], h[[3, 0, 2]])
+check("where", cp.where(d > 0, d, 0), np.where(h > 0, h, 0))
+check("astype", (d * 10).astype(cp.int32), (h * 10).astype(np.int32))
+check("cumsum", cp.cumsum(cp.arange(100)), np.cumsum(np.arange(100)))
+z = cp.zeros(5, dtype=cp.float32)
+z[2] = 7
+check("setitem", z, [0, 0, 7, 0, 0])
+
+squared_diff = cp.ElementwiseKernel("float32 x, float32 y", "float32 z", "z = (x - y) * (x - y)", "squared_diff")
+check("ElementwiseKernel", squared_diff(d, cp.float32(1)), (h - 1) ** 2, rtol=1e-5)
+l2 = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+check("ReductionKernel", l2(d), np.sqrt((h.astype(np.float64) ** 2).sum()), rtol=1e-4)
+saxpy = cp.RawKernel(r'''
+extern "C" __global__ void saxpy(float a, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }''', "saxpy")
+y = cp.ones_like(d)
+saxpy(((d.size + 127) // 128,), (128,), (cp.float32(2), d, y, cp.int32(d.size)))
+check("RawKernel", y, 2 * h + 1, rtol=1e-6)
+
+stream = cp.cuda.Stream(non_blocking=True)
+with stream:
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    start.record()
+    s = (d * d).sum()
+    stop.record()
+stream.synchronize()
+assert cp.cuda.get_elapsed_time(start, stop) >= 0
+check("on a stream", s, (h * h).sum(), rtol=1e-5)
+print(f"CuPy on warpjit ({name}): {len(checks)} checks OK: " + ", ".join(checks))
