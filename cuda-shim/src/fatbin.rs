@@ -178,7 +178,8 @@ pub fn choose_ptx(fatbins: &[&[u8]], sm: u32) -> Result<Ptx, String> {
 /// Expands one LZ4 block (the LZ4 block format: sequences of a token,
 /// literals, and a back-reference) into at most `cap` bytes (0: no bound).
 pub fn lz4_block(src: &[u8], cap: usize) -> Option<Vec<u8>> {
-    let mut out: Vec<u8> = Vec::with_capacity(cap);
+    // LZ4 expands at most 255 to 1: a hostile size cannot reserve more.
+    let mut out: Vec<u8> = Vec::with_capacity(cap.min(src.len().saturating_mul(255)));
     let mut i = 0;
     let length = |i: &mut usize, mut n: usize| -> Option<usize> {
         if n == 15 {
@@ -235,6 +236,8 @@ mod tests {
         let mut want = vec![b'a'; 30];
         want.push(b'b');
         assert_eq!(lz4_block(&src, 31).unwrap(), want);
+        // A hostile uncompressed size reserves nothing it cannot fill.
+        assert_eq!(lz4_block(&src, usize::MAX >> 1).unwrap(), want);
         assert!(lz4_block(&src, 20).is_none(), "longer than the stated size");
     }
 }
