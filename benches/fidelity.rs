@@ -23,7 +23,10 @@
 //! (`ptx-samples/gen/hw_calibrate.py`, run by
 //! `ptx-samples/gen/hw_device_run.sh`). Each run that ran is modelled on
 //! the preset (default: `sm_XY` of the device's compute capability) at the
-//! SM clock the kit read after the run, where it read one, and printed as
+//! SM clock the kit read after the run, where it read one, in the steady
+//! state the kit measures (it times repetitions of the whole run back to
+//! back: each timed launch is modelled after one of itself, the L2 kept;
+//! `fidelity::run_steady`), and printed as
 //! measured against model time (the kernels' model time plus, per timed
 //! launch, the kit's empty-kernel time), and each `[[run.read]]` (clock64 cycle
 //! counts) as measured against model value, with the mean absolute
@@ -295,7 +298,9 @@ fn against_hardware(path: &str, preset: Option<String>, filter: Option<&str>) {
         if let Some(mhz) = m.sm_clock_mhz {
             arch.chip.clock_mhz = mhz;
         }
-        match fidelity::run_on(run, &arch, None) {
+        // The kit times the run's repetitions back to back: the model's
+        // steady state (`run_steady`), not a cold launch.
+        match fidelity::run_steady(run, &arch, None) {
             Ok(o) => {
                 // Each timed launch's fixed cost as events see it (the
                 // kit's empty kernel), which the model does not estimate.

@@ -440,6 +440,19 @@ pub fn run_on(run: &Run, arch: &Arch, regs: Option<u32>) -> Result<Outcome, Stri
     Session::new(arena_for(run, arch)?).execute(run, arch, Some(regs))
 }
 
+/// Times `run` on `arch` as the hardware calibration kit measures it: the
+/// whole run repeated back to back (a warm-up pass, then the timed
+/// passes), so that each timed launch starts from the L2 its previous
+/// repetition left. Modelled as one warm-up of each timed launch, the L2
+/// carried from launch to launch.
+pub fn run_steady(run: &Run, arch: &Arch, regs: Option<u32>) -> Result<Outcome, String> {
+    let mut steady = run.clone();
+    for l in steady.launch.iter_mut().filter(|l| l.timed) {
+        l.warmup = l.warmup.max(1);
+    }
+    run_on(&steady, arch, regs)
+}
+
 /// Runs `run` untimed on a device of its own (see `Session::run`).
 pub fn run_untimed(run: &Run, arch: &Arch) -> Result<Session, String> {
     let mut s = Session::new(arena_for(run, arch)?);
