@@ -1,7 +1,11 @@
 //! More of issue 27's forms, on both engines, with expected values written
-//! from the PTX ISA: `lop3`'s predicate output (PTX ISA 8.2); the forms
-//! the ISA does not have are refused naming the instruction and its line.
+//! from the PTX ISA: `lop3`'s predicate output (PTX ISA 8.2); `alloca`,
+//! `stacksave` and `stackrestore` (PTX ISA 7.3: alignment, per-thread
+//! sizes, calls above the allocations, a stack that outgrows its limit);
+//! the forms the ISA does not have are refused naming the instruction and
+//! its line.
 
+use warpjit::interp::FaultKind;
 use warpjit::runtime::{Device, Engine, LaunchConfig, Options};
 use warpjit::Error;
 
@@ -32,13 +36,28 @@ fn run(
     input: &[u8],
     out_len: usize,
 ) -> Result<Vec<u8>, Error> {
+    let text = module(target, body);
+    run_text(engine, &text, 64 * 1024, threads, input, out_len)
+}
+
+/// As [`run`], for a whole module `text` whose kernel `k` has the same
+/// parameters, with `stack_bytes` of local memory per thread.
+fn run_text(
+    engine: Engine,
+    text: &str,
+    stack_bytes: u32,
+    threads: u32,
+    input: &[u8],
+    out_len: usize,
+) -> Result<Vec<u8>, Error> {
     let mut dev = Device::new(Options {
         arena_bytes: 1 << 20,
         engine,
+        stack_bytes,
         ..Options::default()
     });
-    let m = dev.load_ptx("t.ptx", &module(target, body))?;
-    let k = dev.kernel(m, None)?;
+    let m = dev.load_ptx("t.ptx", text)?;
+    let k = dev.kernel(m, Some("k"))?;
     let a = dev.alloc(8192)?;
     let b = dev.alloc(8192)?;
     dev.write(a, input)?;
@@ -198,6 +217,231 @@ fn lop3_forms_the_isa_does_not_have_are_refused_at_their_line() {
             "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, %r5, %p2;",
             "non-immediate lop3 truth table",
         ),
+    ];
+    for (form, want) in cases {
+        let err = run(Engine::Interp, "sm_80", &format!("\t{form}"), 1, &[0; 4], 4)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(want), "{form}: {err}");
+        assert!(err.contains("t.ptx:14:"), "{form}: {err}");
+    }
+}
+
+/// Each thread takes `tid + 1` words (aligned to 64), 12 bytes and one
+/// word (aligned to 256), fills and sums the first through local and
+/// generic addresses, and restores its stack; out (8 words a thread): the
+/// sum, a word read back through a generic address, the three pointers,
+/// the pointers before, after the allocations and after the restore.
+const ALLOCA_BODY: &str = "\tmov.u32 %r1, %tid.x;\n\
+    \tstacksave.u64 %rd3;\n\
+    \tadd.u32 %r2, %r1, 1;\n\
+    \tmul.wide.u32 %rd4, %r2, 4;\n\
+    \talloca.u64 %rd5, %rd4, 64;\n\
+    \talloca.u64 %rd6, 12;\n\
+    \talloca.u32 %r3, 4, 256;\n\
+    \tmov.u32 %r4, 0;\n\
+    \tmov.u64 %rd7, %rd5;\n\
+    FILL:\n\
+    \tmad.lo.u32 %r5, %r1, 100, %r4;\n\
+    \tst.local.u32 [%rd7], %r5;\n\
+    \tadd.u64 %rd7, %rd7, 4;\n\
+    \tadd.u32 %r4, %r4, 1;\n\
+    \tsetp.lt.u32 %p1, %r4, %r2;\n\
+    \t@%p1 bra FILL;\n\
+    \tst.local.u32 [%rd6+8], 7;\n\
+    \tst.local.u32 [%r3], 9;\n\
+    \tcvta.local.u64 %rd8, %rd6;\n\
+    \tld.u32 %r6, [%rd8+8];\n\
+    \tcvta.local.u64 %rd9, %rd5;\n\
+    \tmov.u32 %r7, 0;\n\
+    \tmov.u32 %r4, 0;\n\
+    SUM:\n\
+    \tld.u32 %r5, [%rd9];\n\
+    \tadd.u32 %r7, %r7, %r5;\n\
+    \tadd.u64 %rd9, %rd9, 4;\n\
+    \tadd.u32 %r4, %r4, 1;\n\
+    \tsetp.lt.u32 %p1, %r4, %r2;\n\
+    \t@%p1 bra SUM;\n\
+    \tstacksave.u64 %rd10;\n\
+    \tstackrestore.u64 %rd3;\n\
+    \tstacksave.u64 %rd11;\n\
+    \tmul.wide.u32 %rd12, %r1, 64;\n\
+    \tadd.u64 %rd12, %rd2, %rd12;\n\
+    \tcvt.u32.u64 %r8, %rd5;\n\
+    \tcvt.u32.u64 %r9, %rd6;\n\
+    \tst.global.v4.u32 [%rd12], {%r7, %r6, %r8, %r9};\n\
+    \tcvt.u32.u64 %r8, %rd3;\n\
+    \tcvt.u32.u64 %r9, %rd10;\n\
+    \tcvt.u32.u64 %r10, %rd11;\n\
+    \tst.global.v4.u32 [%rd12+16], {%r3, %r8, %r9, %r10};";
+
+#[test]
+fn alloca_gives_each_thread_aligned_disjoint_memory_and_stackrestore_frees_it() {
+    // 40 threads: a full warp and a partial one, each its own sizes.
+    for engine in ENGINES {
+        let out = words(&run(engine, "sm_80", ALLOCA_BODY, 40, &[0; 4], 40 * 64).unwrap());
+        for t in 0..40u32 {
+            let w = &out[16 * t as usize..][..8];
+            let [sum, back, a, b, c, before, after, restored] = w.try_into().unwrap();
+            let n = t + 1;
+            assert_eq!(
+                sum,
+                (0..n).map(|i| t * 100 + i).sum::<u32>(),
+                "{engine:?} {t}"
+            );
+            assert_eq!(back, 7, "{engine:?} {t}");
+            // Aligned as asked (64, the minimum of 8, 256), disjoint, in
+            // order above the pointer saved first.
+            assert_eq!(
+                (a % 64, b % 8, c % 256),
+                (0, 0, 0),
+                "{engine:?} {t}: {w:x?}"
+            );
+            assert!(
+                before <= a && a + 4 * n <= b && b + 12 <= c,
+                "{engine:?} {t}: {w:x?}"
+            );
+            assert!(c + 4 <= after, "{engine:?} {t}: {w:x?}");
+            // stackrestore gives back exactly the pointer stacksave gave.
+            assert_eq!(restored, before, "{engine:?} {t}");
+        }
+    }
+}
+
+/// `f` fills a local array and an `alloca` of its own with `v`; the
+/// kernel allocates 32 bytes, fills them with `tid`, calls `f`, and
+/// stores what it reads back and its stack pointer before and after.
+const ALLOCA_CALL: &str = ".version 8.8\n.target sm_80\n.address_size 64\n\
+    .func f(.param .u32 v)\n{\n\
+    \t.local .align 16 .b8 buf[64];\n\
+    \t.reg .b32 %q<4>;\n\t.reg .b64 %qd<4>;\n\
+    \tld.param.u32 %q1, [v];\n\
+    \tst.local.v4.u32 [buf], {%q1, %q1, %q1, %q1};\n\
+    \tst.local.v4.u32 [buf+48], {%q1, %q1, %q1, %q1};\n\
+    \talloca.u64 %qd1, 128, 16;\n\
+    \tst.local.v4.u32 [%qd1], {%q1, %q1, %q1, %q1};\n\
+    \tst.local.v4.u32 [%qd1+112], {%q1, %q1, %q1, %q1};\n\
+    \tret;\n}\n\
+    .visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n\
+    \t.reg .b32 %r<20>;\n\t.reg .b64 %rd<20>;\n\
+    \tld.param.u64 %rd2, [pout];\n\tcvta.to.global.u64 %rd2, %rd2;\n\
+    \tmov.u32 %r1, %tid.x;\n\
+    \talloca.u64 %rd3, 32, 16;\n\
+    \tst.local.v4.u32 [%rd3], {%r1, %r1, %r1, %r1};\n\
+    \tst.local.v4.u32 [%rd3+16], {%r1, %r1, %r1, %r1};\n\
+    \tstacksave.u64 %rd4;\n\
+    \tadd.u32 %r2, %r1, 1000;\n\
+    \t{\n\t.param .b32 a;\n\tst.param.b32 [a], %r2;\n\tcall f, (a);\n\t}\n\
+    \tstacksave.u64 %rd5;\n\
+    \tld.local.v4.u32 {%r3, %r4, %r5, %r6}, [%rd3];\n\
+    \tld.local.v4.u32 {%r7, %r8, %r9, %r10}, [%rd3+16];\n\
+    \tmul.wide.u32 %rd6, %r1, 48;\n\
+    \tadd.u64 %rd6, %rd2, %rd6;\n\
+    \tst.global.v4.u32 [%rd6], {%r3, %r4, %r5, %r6};\n\
+    \tst.global.v4.u32 [%rd6+16], {%r7, %r8, %r9, %r10};\n\
+    \tst.global.v2.u64 [%rd6+32], {%rd4, %rd5};\n\
+    \tret;\n}\n";
+
+#[test]
+fn a_calls_frame_lies_above_the_callers_allocations_and_its_own_are_freed() {
+    for engine in ENGINES {
+        let out = words(&run_text(engine, ALLOCA_CALL, 64 * 1024, 33, &[0; 4], 33 * 48).unwrap());
+        for t in 0..33u32 {
+            let w = &out[12 * t as usize..][..12];
+            assert_eq!(w[..8], [t; 8], "{engine:?} {t}: the caller's bytes");
+            assert_eq!(w[8..10], w[10..12], "{engine:?} {t}: the stack pointer");
+        }
+    }
+}
+
+/// `n` iterations each taking 1 KiB and (with `restore`) giving it back.
+fn alloca_loop(restore: bool) -> String {
+    let (save, back) = if restore {
+        ("\tstacksave.u64 %rd3;\n", "\tstackrestore.u64 %rd3;\n")
+    } else {
+        ("", "")
+    };
+    format!(
+        "\tmov.u32 %r1, 0;\n\
+         LOOP:\n{save}\
+         \talloca.u64 %rd4, 1024, 16;\n\
+         \tst.local.u32 [%rd4+1020], %r1;\n\
+         \tld.local.u32 %r2, [%rd4+1020];\n{back}\
+         \tadd.u32 %r1, %r1, 1;\n\
+         \tsetp.lt.u32 %p1, %r1, 100;\n\
+         \t@%p1 bra LOOP;\n\
+         \tst.global.u32 [%rd2], %r2;"
+    )
+}
+
+#[test]
+fn a_stack_past_its_limit_is_a_stack_overflow_fault_naming_the_alloca() {
+    for engine in ENGINES {
+        // With stackrestore, 100 KiB in 1 KiB pieces fit in 4 KiB.
+        let text = module("sm_80", &alloca_loop(true));
+        let out = words(&run_text(engine, &text, 4096, 2, &[0; 4], 4).unwrap());
+        assert_eq!(out, [99], "{engine:?}");
+        // Without, the fourth allocation outgrows the stack.
+        let text = module("sm_80", &alloca_loop(false));
+        match run_text(engine, &text, 4096, 2, &[0; 4], 4) {
+            Err(Error::Launch(e)) => {
+                assert_eq!(e.kind, FaultKind::StackOverflow, "{engine:?}: {e}");
+                assert!(e.location.contains("t.ptx:16:"), "{engine:?}: {e}");
+                assert!(
+                    e.message.contains("`alloca` of 1024 bytes"),
+                    "{engine:?}: {e}"
+                );
+                assert!(e.message.contains("limit 4096"), "{engine:?}: {e}");
+                assert_eq!(e.kernel, "k", "{engine:?}");
+                assert_eq!(e.thread, [0, 0, 0], "{engine:?}");
+            }
+            other => panic!("{engine:?}: {other:?}"),
+        }
+        // A size of 2^64 - 1 does not wrap around.
+        let body = "\tmov.u64 %rd3, -1;\n\talloca.u64 %rd4, %rd3;";
+        let e = run(engine, "sm_80", body, 1, &[0; 4], 4).unwrap_err();
+        assert!(
+            matches!(&e, Error::Launch(l) if l.kind == FaultKind::StackOverflow),
+            "{e}"
+        );
+        // stackrestore past the stack: no stacksave gives it.
+        let body = "\tmov.u64 %rd3, 0x100000000;\n\tstackrestore.u64 %rd3;";
+        match run(engine, "sm_80", body, 1, &[0; 4], 4) {
+            Err(Error::Launch(e)) => {
+                assert_eq!(e.kind, FaultKind::IllegalAddress, "{engine:?}: {e}");
+                assert!(e.location.contains("t.ptx:15:"), "{engine:?}: {e}");
+            }
+            other => panic!("{engine:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn stack_forms_ptxas_rejects_are_errors_at_their_line() {
+    let cases = [
+        (
+            "alloca.u64 %rd3, 16, 3;",
+            "immediate power of two up to 2^23",
+        ),
+        (
+            "alloca.u64 %rd3, 16, 16777216;",
+            "immediate power of two up to 2^23",
+        ),
+        (
+            "alloca.u64 %rd3, 16, %r1;",
+            "immediate power of two up to 2^23",
+        ),
+        (
+            "alloca.b64 %rd3, 16;",
+            "the form is `alloca.u32` or `alloca.u64`",
+        ),
+        ("alloca.u64 %rd3;", "takes 2 to 3 operands"),
+        ("stacksave.u64 %rd3, %rd4;", "takes 1 operands"),
+        (
+            "stacksave.global.u64 %rd3;",
+            "`stacksave.u32` or `stacksave.u64`",
+        ),
+        ("stackrestore.u64 7;", "takes a register"),
     ];
     for (form, want) in cases {
         let err = run(Engine::Interp, "sm_80", &format!("\t{form}"), 1, &[0; 4], 4)

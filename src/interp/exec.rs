@@ -316,6 +316,7 @@ impl Warp {
             }
             OpKind::WarpSync => self.check_member_mask(cta, op, mask),
             OpKind::Elect => self.elect(cta, op, mask),
+            OpKind::Stack { op: sop, ty } => self.stack(cta, op, mask, *sop, *ty)?,
             OpKind::Getctarank { generic } => self.getctarank(cta, op, mask, *generic),
             OpKind::ClusterBar { wait } => return Ok(self.cluster_barrier(*wait, mask)),
             OpKind::Fence | OpKind::Nop => {}

@@ -21,6 +21,7 @@ mod matrix;
 mod mbarrier;
 pub mod pure;
 mod schedule;
+mod stack;
 mod texture;
 mod warp;
 mod wmma;

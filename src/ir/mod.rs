@@ -747,6 +747,11 @@ pub enum OpKind {
         args: Vec<(u32, u32, u32)>,
         rets: Vec<(u32, u32, u32)>,
     },
+    /// `alloca` (src `size`, dst `ptr`), `stacksave` (dst `d`),
+    /// `stackrestore` (src `a`): the thread's stack pointer, a local-space
+    /// address above its frame (`interp::warp::Frame::top`); `ty` is
+    /// `.u32` or `.u64`.
+    Stack { op: StackOp, ty: Ty },
     /// `nanosleep`: no effect on values; the warp gives the other warps
     /// of its CTA a turn, as a thread that sleeps while it waits for them.
     Nanosleep,

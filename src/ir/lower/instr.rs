@@ -139,6 +139,7 @@ impl FnLower<'_> {
             | Vmin4 | Vmax4 | Vset4 => self.video(ins, &m),
             Wmma => self.wmma(ins, &m),
             Mapa | Getctarank | Elect => self.cluster(ins, &m),
+            Alloca | Stacksave | Stackrestore => self.stack(ins, &m),
             Tex | Tld4 | Txq | Suld | Sust | Sured | Suq | Istypep => self.texture(ins, &m),
             op => Err(unsupported(
                 ins.span,

@@ -19,6 +19,7 @@ mod mem;
 mod misc;
 mod mods;
 mod names;
+mod stack;
 mod texture;
 mod video;
 mod warp;
