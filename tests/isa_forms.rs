@@ -451,3 +451,126 @@ fn stack_forms_ptxas_rejects_are_errors_at_their_line() {
         assert!(err.contains("t.ptx:14:"), "{form}: {err}");
     }
 }
+
+/// Every lane loads its f32 from `in` and runs the `.f32` reductions over
+/// the warp and over its half-warp; out (8 words a lane): min, max,
+/// min.abs, max.abs, min.NaN, max.abs.NaN, then the half-warp's min and
+/// max.NaN.
+const REDUX_F32: &str = "\tmov.u32 %r1, %tid.x;\n\
+    \tmul.wide.u32 %rd3, %r1, 4;\n\
+    \tadd.u64 %rd4, %rd1, %rd3;\n\
+    \tld.global.f32 %f1, [%rd4];\n\
+    \tredux.sync.min.f32 %f2, %f1, 0xffffffff;\n\
+    \tredux.sync.max.f32 %f3, %f1, 0xffffffff;\n\
+    \tredux.sync.min.abs.f32 %f4, %f1, 0xffffffff;\n\
+    \tredux.sync.max.abs.f32 %f5, %f1, 0xffffffff;\n\
+    \tredux.sync.min.NaN.f32 %f6, %f1, 0xffffffff;\n\
+    \tredux.sync.max.abs.NaN.f32 %f7, %f1, 0xffffffff;\n\
+    \tsetp.lt.u32 %p1, %r1, 16;\n\
+    \tselp.b32 %r2, 0xffff, 0xffff0000, %p1;\n\
+    \tredux.sync.min.f32 %f8, %f1, %r2;\n\
+    \tredux.sync.max.NaN.f32 %f9, %f1, %r2;\n\
+    \tmul.wide.u32 %rd5, %r1, 32;\n\
+    \tadd.u64 %rd5, %rd2, %rd5;\n\
+    \tst.global.v4.f32 [%rd5], {%f2, %f3, %f4, %f5};\n\
+    \tst.global.v4.f32 [%rd5+16], {%f6, %f7, %f8, %f9};";
+
+fn redux_f32(engine: Engine, input: &[u32; 32]) -> Vec<[u32; 8]> {
+    let out = words(&run(engine, "sm_100a", REDUX_F32, 32, &bytes(input), 32 * 32).unwrap());
+    out.chunks(8).map(|c| c.try_into().unwrap()).collect()
+}
+
+#[test]
+fn redux_f32_orders_signed_zeros_and_skips_or_propagates_nans() {
+    const NAN: u32 = 0x7FFF_FFFF;
+    let b = |x: f32| x.to_bits();
+    // Lanes 0-15: signed zeros, subnormals of both signs; 16-31: a NaN,
+    // -8 and 9.
+    let mut input = [b(0.5); 32];
+    input[..16].copy_from_slice(&[
+        b(0.0),
+        b(-0.0),
+        b(1.5),
+        b(-2.5),
+        0x8000_0001,
+        b(3.0),
+        b(-0.0),
+        b(2.0),
+        b(0.25),
+        b(-1.0),
+        b(10.0),
+        0x0000_0001,
+        b(4.0),
+        b(5.0),
+        b(6.0),
+        b(7.0),
+    ]);
+    input[16..21].copy_from_slice(&[0x7FC0_0000, b(1.0), b(-8.0), b(0.0), b(9.0)]);
+    let whole = [b(-8.0), b(10.0), 0, b(10.0), NAN, NAN];
+    // Only signed zeros: +0 > -0, and `.abs` makes every one +0.
+    let zeros: [u32; 32] = std::array::from_fn(|l| if l % 3 == 1 { 0x8000_0000 } else { 0 });
+    // Only NaNs (quiet and signalling, either sign): the canonical NaN.
+    let nans: [u32; 32] = std::array::from_fn(|l| [0x7FC0_0000, 0xFF80_0001, 0x7FA0_0000][l % 3]);
+    for engine in ENGINES {
+        let out = redux_f32(engine, &input);
+        for (l, w) in out.iter().enumerate() {
+            assert_eq!(w[..6], whole, "{engine:?} lane {l}");
+            let half = if l < 16 {
+                [b(-2.5), b(10.0)]
+            } else {
+                [b(-8.0), NAN]
+            };
+            assert_eq!(w[6..], half, "{engine:?} lane {l}");
+        }
+        for w in redux_f32(engine, &zeros) {
+            assert_eq!(
+                w,
+                [0x8000_0000, 0, 0, 0, 0x8000_0000, 0, 0x8000_0000, 0],
+                "{engine:?}"
+            );
+        }
+        for w in redux_f32(engine, &nans) {
+            assert_eq!(w, [NAN; 8], "{engine:?}");
+        }
+    }
+}
+
+#[test]
+fn redux_f32_forms_ptxas_rejects_are_errors_at_their_line() {
+    let cases = [
+        (
+            "redux.sync.add.f32 %f1, %f2, -1;",
+            "`.min` or `.max` on `.f32`",
+        ),
+        (
+            "redux.sync.min.f64 %rd1, %rd2, -1;",
+            "`.min` or `.max` on `.f32`",
+        ),
+        (
+            "redux.sync.min.ftz.f32 %f1, %f2, -1;",
+            "`.ftz` is not a modifier",
+        ),
+        (
+            "redux.sync.min.abs.u32 %r1, %r2, -1;",
+            "`.abs` and `.NaN` are for `.f32` only",
+        ),
+        (
+            "redux.sync.max.NaN.s32 %r1, %r2, -1;",
+            "`.abs` and `.NaN` are for `.f32` only",
+        ),
+    ];
+    for (form, want) in cases {
+        let err = run(
+            Engine::Interp,
+            "sm_100a",
+            &format!("\t{form}"),
+            1,
+            &[0; 4],
+            4,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains(want), "{form}: {err}");
+        assert!(err.contains("t.ptx:14:"), "{form}: {err}");
+    }
+}

@@ -725,8 +725,14 @@ pub enum OpKind {
     Vote { mode: VoteMode, negate_src: bool },
     /// `match.any/all.sync`: srcs `a, membermask`, dsts `d[, p]`.
     Match { all: bool, ty: Ty },
-    /// `redux.sync`: srcs `a, membermask`, dst `d`.
-    Redux { op: AtomOp, ty: Ty },
+    /// `redux.sync`: srcs `a, membermask`, dst `d`. `abs` and `nan` are
+    /// `.f32`'s `.abs` and `.NaN` (`op` `Min` or `Max`; `sem::float::redux_f32`).
+    Redux {
+        op: AtomOp,
+        ty: Ty,
+        abs: bool,
+        nan: bool,
+    },
     /// `activemask.b32`: dst `d`.
     Activemask,
     /// `bar.warp.sync membermask`.

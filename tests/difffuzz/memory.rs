@@ -111,6 +111,14 @@ impl Gen {
                 format!("vote.sync.ballot.b32 {d}, {q}, 0xffffffff;")
             }
             3 => format!("match.any.sync.b32 {d}, {a}, 0xffffffff;"),
+            // redux.f32 (PTX ISA 8.6, sm_100a): NaN, signed-zero and `.abs` rules.
+            4 if self.rng.chance(40) => {
+                let (fd, fa) = (self.f(), self.f());
+                let op = *self.rng.pick(&["min", "max"]);
+                let abs = *self.rng.pick(&["", ".abs"]);
+                let nan = *self.rng.pick(&["", ".NaN"]);
+                format!("redux.sync.{op}{abs}{nan}.f32 {fd}, {fa}, 0xffffffff;")
+            }
             4 => {
                 let op = *self.rng.pick(&["add", "min", "max", "and", "or", "xor"]);
                 let ty = if op == "add" || op == "min" || op == "max" {
