@@ -2,8 +2,9 @@
 //! from the PTX ISA: `lop3`'s predicate output (PTX ISA 8.2); `alloca`,
 //! `stacksave` and `stackrestore` (PTX ISA 7.3: alignment, per-thread
 //! sizes, calls above the allocations, a stack that outgrows its limit);
-//! the forms the ISA does not have are refused naming the instruction and
-//! its line.
+//! `redux.sync`'s `.f32` forms (PTX ISA 8.6: signed zeros, NaNs, `.abs`);
+//! `brkpt` (a breakpoint fault); the forms the ISA does not have are
+//! refused naming the instruction and its line.
 
 use warpjit::interp::FaultKind;
 use warpjit::runtime::{Device, Engine, LaunchConfig, Options};
@@ -572,5 +573,36 @@ fn redux_f32_forms_ptxas_rejects_are_errors_at_their_line() {
         .to_string();
         assert!(err.contains(want), "{form}: {err}");
         assert!(err.contains("t.ptx:14:"), "{form}: {err}");
+    }
+}
+
+#[test]
+fn brkpt_stops_the_kernel_with_a_breakpoint_fault_naming_its_line() {
+    let body = |tid: u32| {
+        format!(
+            "\tmov.u32 %r1, %tid.x;\n\
+             \tsetp.eq.u32 %p1, %r1, {tid};\n\
+             \t@%p1 brkpt;\n\
+             \tst.global.u32 [%rd2], 1;"
+        )
+    };
+    for engine in ENGINES {
+        match run(engine, "sm_80", &body(37), 64, &[0; 4], 4) {
+            Err(Error::Launch(e)) => {
+                assert_eq!(e.kind, FaultKind::Breakpoint, "{engine:?}: {e}");
+                assert_eq!(e.kind.name(), "breakpoint");
+                assert!(e.location.contains("t.ptx:16:"), "{engine:?}: {e}");
+                assert!(e.message.contains("brkpt"), "{engine:?}: {e}");
+                assert_eq!(
+                    (e.kernel.as_str(), e.thread),
+                    ("k", [37, 0, 0]),
+                    "{engine:?}"
+                );
+            }
+            other => panic!("{engine:?}: {other:?}"),
+        }
+        // A brkpt no thread reaches changes nothing.
+        let out = words(&run(engine, "sm_80", &body(99), 64, &[0; 4], 4).unwrap());
+        assert_eq!(out, [1], "{engine:?}");
     }
 }

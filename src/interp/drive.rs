@@ -505,15 +505,17 @@ impl Warp {
                 }
             }
             Terminator::Exit => self.exit_lanes(top.mask),
-            Terminator::Trap => {
+            Terminator::Trap | Terminator::Brkpt => {
                 let lane = top.mask.trailing_zeros();
-                let mut f = self.fault(
-                    cta,
-                    FaultKind::Trap,
-                    lane,
-                    None,
-                    "trap instruction executed".into(),
-                );
+                let (kind, msg) = if block.term == Terminator::Trap {
+                    (FaultKind::Trap, "trap instruction executed")
+                } else {
+                    (
+                        FaultKind::Breakpoint,
+                        "brkpt instruction executed with no debugger attached",
+                    )
+                };
+                let mut f = self.fault(cta, kind, lane, None, msg.into());
                 f.span = block.term_span;
                 return Err(f);
             }

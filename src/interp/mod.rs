@@ -44,6 +44,8 @@ pub enum FaultKind {
     IllegalAddress,
     MisalignedAddress,
     Trap,
+    /// `brkpt` with no debugger attached.
+    Breakpoint,
     Assert,
     BarrierDeadlock,
     DivergentBarrier,

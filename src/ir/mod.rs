@@ -286,6 +286,10 @@ pub enum Terminator {
     Exit,
     /// `trap`: abort the launch with an error.
     Trap,
+    /// `brkpt`: a breakpoint; with no debugger attached (warpjit has none)
+    /// the launch stops with an error, as a GPU raises an exception
+    /// (ptxas makes it the same `BPT.TRAP` as `trap`).
+    Brkpt,
     /// Not yet terminated (only during lowering; the verifier rejects it).
     Unset,
 }
