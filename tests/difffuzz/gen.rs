@@ -9,8 +9,8 @@
 //! comparisons, the video instructions (scalar, `vmad`, SIMD), divergent
 //! if/else, bounded loops (some only loading, which the JIT runs as
 //! regions), guarded instructions, shared memory with barriers,
-//! local arrays, generic addresses, shuffles, votes, match and redux
-//! (integer and `.f32`), `lop3` (and its predicate form),
+//! local arrays and `alloca`, generic addresses, shuffles, votes, match
+//! and redux (integer and `.f32`), `lop3` (and its predicate form),
 //! atomics, calls to a `.func`, printf, `wmma` and `mma.sync` products,
 //! `mbarrier` phases — and stores every register to its own
 //! slots of `out`. Some programs index memory out of bounds on purpose, so
