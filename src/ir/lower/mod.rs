@@ -13,6 +13,7 @@ mod cluster;
 mod func;
 mod instr;
 mod layout;
+mod lop3;
 mod matrix;
 mod mbarrier;
 mod mem;
