@@ -388,7 +388,8 @@ pub enum CmpOp {
     Nan,
 }
 
-/// The thread's stack in local memory (PTX ISA 7.3, §9.7.9.27-29).
+/// The thread's stack in local memory (PTX ISA 7.3, §9.7.17 "Stack
+/// Manipulation Instructions").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StackOp {
     /// `alloca.ty ptr, size{, immAlign}`: `align` is the larger of

@@ -1,5 +1,5 @@
-//! The thread's stack (PTX ISA 7.3, sm_52: §9.7.9.27 `stacksave`,
-//! §9.7.9.28 `stackrestore`, §9.7.9.29 `alloca`), what LLVM's NVPTX back end
+//! The thread's stack (PTX ISA 7.3, sm_52: §9.7.17.1 `stacksave`,
+//! §9.7.17.2 `stackrestore`, §9.7.17.3 `alloca`), what LLVM's NVPTX back end
 //! emits for variable-length arrays and `__builtin_alloca`: each becomes
 //! one [`OpKind::Stack`] op, which both engines run in the interpreter
 //! (`interp::exec`, as the other ops that touch the warp's frames).

@@ -1,6 +1,6 @@
 //! Float comparisons (`setp`/`set` operators, PTX ISA §9.7.3.5 and
 //! §9.7.4's `setp` on f16/bf16 forms), `testp` (§9.7.3.1) and the
-//! floating-point `redux.sync` reduction (§9.7.13.10).
+//! floating-point `redux.sync` reduction (§9.7.13, `redux.sync`).
 use super::fmt::{Fmt, BF16, F16, F32, F64};
 use crate::ir::ops::{CmpOp, TestProp, Ty};
 
