@@ -76,6 +76,7 @@ impl FaultKind {
             FaultKind::IllegalAddress => "illegal_address",
             FaultKind::MisalignedAddress => "misaligned",
             FaultKind::Trap => "trap",
+            FaultKind::Breakpoint => "breakpoint",
             FaultKind::Assert => "assert",
             FaultKind::BarrierDeadlock => "barrier_deadlock",
             FaultKind::DivergentBarrier => "barrier_deadlock",

@@ -224,16 +224,20 @@ fn cooperative_launches_sync_the_grid_and_refuse_what_cannot_be_resident() {
     );
 }
 
-/// One of two kernels reaches a `brkpt`: `run` runs the other and refuses
+/// One of two kernels reaches a `tcgen05` (Blackwell-only, not executed): `run` runs the other and refuses
 /// that one naming the line; `check` reports the line and the kernel.
 #[test]
 fn a_kernel_warpjit_cannot_run_is_refused_at_launch_not_at_load() {
     let dir = std::env::temp_dir().join(format!("warpjit-cli-refused-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.ptx");
-    let text = TEMPLATES.replacen("mov.u32 %r1, 2;", "mov.u32 %r1, 2;\n\tbrkpt;", 1);
+    let text = TEMPLATES.replacen(
+        "mov.u32 %r1, 2;",
+        "mov.u32 %r1, 2;\n\ttcgen05.fence::before_thread_sync;",
+        1,
+    );
     std::fs::write(&path, &text).unwrap();
-    let line = text[..text.find("brkpt").unwrap()].matches('\n').count() + 1;
+    let line = text[..text.find("tcgen05").unwrap()].matches('\n').count() + 1;
     let out_file = dir.join("out.bin");
     let run = |kernel: &str| {
         warpjit()
@@ -260,14 +264,14 @@ fn a_kernel_warpjit_cannot_run_is_refused_at_launch_not_at_load() {
         "{err}"
     );
     assert!(
-        err.contains(&format!("t.ptx:{line}:2: unsupported: `brkpt`")),
+        err.contains(&format!("t.ptx:{line}:2: unsupported: `tcgen05`")),
         "{err}"
     );
     let out = warpjit().arg("check").arg(&path).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains(&format!("t.ptx:{line}:2: unsupported: `brkpt`")),
+        err.contains(&format!("t.ptx:{line}:2: unsupported: `tcgen05`")),
         "{err}"
     );
     assert!(

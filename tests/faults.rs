@@ -502,15 +502,17 @@ fn bad_launch_configurations_and_arguments_are_clear_errors() {
 
 #[test]
 fn unsupported_instructions_refuse_the_launch_naming_instruction_and_line() {
-    // A real kernel with a `brkpt` (a debugger breakpoint, not executed by
-    // warpjit): the module loads, the launch is refused at the line.
-    let ptx = sample_ptx("saxpy").replacen("\tret;", "\tbrkpt;\n\tret;", 1);
-    let line = ptx[..ptx.find("brkpt").unwrap()].matches('\n').count() + 1;
+    // A real kernel with a `tcgen05.fence` (Blackwell's tensor memory, not
+    // executed by warpjit): the module loads, the launch is refused at the
+    // line.
+    let ptx =
+        sample_ptx("saxpy").replacen("\tret;", "\ttcgen05.fence::before_thread_sync;\n\tret;", 1);
+    let line = ptx[..ptx.find("tcgen05").unwrap()].matches('\n').count() + 1;
     let mut dev = device();
     let m = dev.load_ptx("saxpy.ptx", &ptx).expect("the module loads");
     let k = dev.kernel(m, None).unwrap();
-    let d = dev.unsupported(m, k).expect("saxpy reaches brkpt");
-    assert!(d.to_string().contains("unsupported: `brkpt`"), "{d}");
+    let d = dev.unsupported(m, k).expect("saxpy reaches tcgen05");
+    assert!(d.to_string().contains("unsupported: `tcgen05`"), "{d}");
     let params = vec![0u8; dev.kernel_params(m, k).1 as usize];
     match dev.launch(m, k, cfg(1, 32), &params) {
         Err(e @ Error::Unsupported { .. }) => {
@@ -520,17 +522,17 @@ fn unsupported_instructions_refuse_the_launch_naming_instruction_and_line() {
                 "{text}"
             );
             assert!(text.contains(&format!("saxpy.ptx:{line}:")), "{text}");
-            assert!(text.contains("unsupported: `brkpt`"), "{text}");
+            assert!(text.contains("unsupported: `tcgen05`"), "{text}");
         }
         Err(e) => panic!("{e}"),
-        Ok(_) => panic!("brkpt ran"),
+        Ok(_) => panic!("tcgen05 ran"),
     }
 }
 
 #[test]
 fn a_module_with_one_unsupported_kernel_runs_its_others() {
     // vector_add, plus a copy named `broken` that calls a function with a
-    // `brkpt`: vector_add runs and is right; `broken` (and only it) is
+    // `tcgen05.fence`: vector_add runs and is right; `broken` (and only it) is
     // refused at launch, naming the function's line; the timed launch too.
     let ptx = sample_ptx("vector_add");
     let entry = &ptx[ptx.find(".visible .entry").unwrap()..];
@@ -539,11 +541,11 @@ fn a_module_with_one_unsupported_kernel_runs_its_others() {
         .replace("vector_add_param", "broken_param")
         .replacen("\tret;", "\tcall.uni stop, ();\n\tret;", 1);
     let text = format!(
-        "{}.func stop()\n{{\n\tbrkpt;\n\tret;\n}}\n{}",
+        "{}.func stop()\n{{\n\ttcgen05.fence::before_thread_sync;\n\tret;\n}}\n{}",
         &ptx[..ptx.find(".visible .entry").unwrap()],
         format_args!("{entry}\n{broken}")
     );
-    let line = text[..text.find("brkpt").unwrap()].matches('\n').count() + 1;
+    let line = text[..text.find("tcgen05").unwrap()].matches('\n').count() + 1;
     let mut dev = device();
     let m = dev.load_ptx("two.ptx", &text).expect("the module loads");
     let good = dev.kernel(m, Some("vector_add")).unwrap();

@@ -176,7 +176,8 @@ pub fn code_of(e: &Error) -> CUresult {
                 FaultKind::IllegalAddress => 700,
                 FaultKind::MisalignedAddress => 716,
                 FaultKind::Assert => 710,
-                FaultKind::Trap => 715,
+                // ptxas compiles `brkpt` to the `BPT.TRAP` of `trap`.
+                FaultKind::Trap | FaultKind::Breakpoint => 715,
                 FaultKind::Watchdog => 702,
                 _ => 719,
             }

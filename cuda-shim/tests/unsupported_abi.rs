@@ -21,15 +21,17 @@ fn an_unsupported_kernel_is_refused_at_its_launch_and_the_others_run() {
     let dtoh = sym!(lib, b"cuMemcpyDtoH_v2", CuMemcpyDtoH);
     let sync = sym!(lib, b"cuCtxSynchronize", CuCtxSynchronize);
 
-    // NVRTC's saxpy, and a copy of it named `broken` with a `brkpt`.
+    // NVRTC's saxpy, and a copy of it named `broken` with a `tcgen05.fence`
+    // (not executed).
     let saxpy =
         std::fs::read_to_string(repo().join("ptx-samples/cuda/saxpy/kernel.compute_80.ptx"))
             .unwrap();
     let entry = &saxpy[saxpy.find(".visible .entry").unwrap()..];
-    let broken =
-        entry
-            .replace("_Z5saxpyifPKfPf", "broken")
-            .replacen("\tret;", "\tbrkpt;\n\tret;", 1);
+    let broken = entry.replace("_Z5saxpyifPKfPf", "broken").replacen(
+        "\tret;",
+        "\ttcgen05.fence::before_thread_sync;\n\tret;",
+        1,
+    );
     let text = format!("{saxpy}\n{broken}");
     let ptx = CString::new(text).unwrap();
     let (mut module, mut good, mut bad): (Handle, Handle, Handle) = (

@@ -257,7 +257,9 @@ impl Opcode {
             Abs | Neg | Min | Max | Rcp | Sqrt | Rsqrt | Sin | Cos | Lg2 | Ex2 | Tanh
             | Copysign => arith,
             And | Or | Xor | Not | Cnot | Popc | Clz | Brev | Bfind | Bfe | Bfi | Bmsk | Szext
-            | Lop3 | Shl | Shr | Shf | Dp2a | Dp4a | Fns | Selp | Slct | Mov => TYPE | INT | FLOAT,
+            | Shl | Shr | Shf | Dp2a | Dp4a | Fns | Selp | Slct | Mov => TYPE | INT | FLOAT,
+            // `.or`/`.and`: the predicate form (PTX ISA 8.2).
+            Lop3 => TYPE | INT | FLOAT | BOOL,
             Prmt => TYPE | PRMT,
             Testp => TYPE | TESTP,
             Setp | Set => TYPE | CMP | BOOL | FLOAT,

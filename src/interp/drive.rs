@@ -505,15 +505,17 @@ impl Warp {
                 }
             }
             Terminator::Exit => self.exit_lanes(top.mask),
-            Terminator::Trap => {
+            Terminator::Trap | Terminator::Brkpt => {
                 let lane = top.mask.trailing_zeros();
-                let mut f = self.fault(
-                    cta,
-                    FaultKind::Trap,
-                    lane,
-                    None,
-                    "trap instruction executed".into(),
-                );
+                let (kind, msg) = if block.term == Terminator::Trap {
+                    (FaultKind::Trap, "trap instruction executed")
+                } else {
+                    (
+                        FaultKind::Breakpoint,
+                        "brkpt instruction executed with no debugger attached",
+                    )
+                };
+                let mut f = self.fault(cta, kind, lane, None, msg.into());
                 f.span = block.term_span;
                 return Err(f);
             }
@@ -589,13 +591,16 @@ impl Warp {
         let caller = self.frames.last().unwrap();
         let caller_size = module.functions[caller.func].frame_size;
         let f = &module.functions[callee];
-        let base = caller.base + caller_size;
-        let end = base as u64 + f.frame_size as u64;
+        // Above the caller's frame and every lane's `alloca`s.
+        let top = caller.top.iter().copied().max().unwrap_or(0) as u64;
+        let base = ((caller.base + caller_size) as u64).max(top.next_multiple_of(16));
+        let end = base + f.frame_size as u64;
         if end > cta.ctx.stack_limit as u64 || self.frames.len() > 10_000 {
             let lane = mask.trailing_zeros();
             let msg = format!("stack overflow: call depth {} needs {end} bytes of local memory per thread (limit {})", self.frames.len(), cta.ctx.stack_limit);
             return Err(self.fault(cta, FaultKind::StackOverflow, lane, Some(op), msg));
         }
+        let base = base as u32;
         for lane in 0..32 {
             if mask & (1 << lane) != 0 {
                 let mem = &mut self.local[lane];
@@ -612,6 +617,7 @@ impl Warp {
             func: callee,
             regs: Vec::new(),
             base,
+            top: [0; 32],
             stack: Vec::new(),
             call_mask: mask,
             rets: Vec::new(),
@@ -620,6 +626,7 @@ impl Warp {
         frame.regs.clear();
         frame.regs.resize(f.slots.count as usize, [0; 32]);
         frame.base = base;
+        frame.top = [end as u32; 32];
         frame.stack.clear();
         frame.stack.push(Entry {
             block: f.entry,

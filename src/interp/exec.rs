@@ -283,7 +283,12 @@ impl Warp {
                     }
                 }
             }
-            OpKind::Redux { op: rop, ty } => {
+            OpKind::Redux {
+                op: rop,
+                ty,
+                abs,
+                nan,
+            } => {
                 self.check_member_mask(cta, op, mask);
                 let mut vals = [0u64; 32];
                 for l in lanes.clone() {
@@ -298,10 +303,16 @@ impl Warp {
                         Some((g, acc)) if g == group && group != 0 => acc,
                         _ => {
                             let mut members = (0..32usize).filter(|&k| group & (1 << k) != 0);
-                            let first = members.next().unwrap_or(l);
-                            let acc = members.fold(vals[first], |acc, k| {
-                                sem::int::atom_int(*rop, *ty, acc, vals[k], 0)
-                            });
+                            let acc = if ty.is_float() {
+                                let max = *rop == AtomOp::Max;
+                                let vals = members.map(|k| vals[k] as u32);
+                                sem::float::redux_f32(max, *abs, *nan, vals) as u64
+                            } else {
+                                let first = members.next().unwrap_or(l);
+                                members.fold(vals[first], |acc, k| {
+                                    sem::int::atom_int(*rop, *ty, acc, vals[k], 0)
+                                })
+                            };
                             last = Some((group, acc));
                             acc
                         }
@@ -316,6 +327,7 @@ impl Warp {
             }
             OpKind::WarpSync => self.check_member_mask(cta, op, mask),
             OpKind::Elect => self.elect(cta, op, mask),
+            OpKind::Stack { op: sop, ty } => self.stack(cta, op, mask, *sop, *ty)?,
             OpKind::Getctarank { generic } => self.getctarank(cta, op, mask, *generic),
             OpKind::ClusterBar { wait } => return Ok(self.cluster_barrier(*wait, mask)),
             OpKind::Fence | OpKind::Nop => {}

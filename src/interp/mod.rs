@@ -21,6 +21,7 @@ mod matrix;
 mod mbarrier;
 pub mod pure;
 mod schedule;
+mod stack;
 mod texture;
 mod warp;
 mod wmma;
@@ -43,6 +44,8 @@ pub enum FaultKind {
     IllegalAddress,
     MisalignedAddress,
     Trap,
+    /// `brkpt` with no debugger attached.
+    Breakpoint,
     Assert,
     BarrierDeadlock,
     DivergentBarrier,

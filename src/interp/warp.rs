@@ -32,6 +32,10 @@ pub(super) struct Frame {
     pub regs: Vec<[u64; 32]>,
     /// Per-lane local-memory offset of this frame.
     pub base: u32,
+    /// Each lane's stack pointer: the end of this frame and of what its
+    /// `alloca`s took (`base + frame_size` until one runs); a call's
+    /// frame starts above every lane's (`drive.rs`).
+    pub top: [u32; 32],
     pub stack: Vec<Entry>,
     /// Lanes that made the call (to copy results back to).
     pub call_mask: u32,
@@ -119,6 +123,7 @@ impl Warp {
             func: ctx.kernel,
             regs: vec![[0; 32]; kernel.slots.count as usize],
             base: 0,
+            top: [kernel.frame_size; 32],
             stack: vec![Entry {
                 block: kernel.entry,
                 pc: 0,
@@ -180,6 +185,7 @@ impl Warp {
             frame.regs[kernel.slots.slot(*r)] = [0; 32];
         }
         frame.base = 0;
+        frame.top = [kernel.frame_size; 32];
         frame.stack.clear();
         frame.stack.push(Entry {
             block: kernel.entry,

@@ -26,7 +26,11 @@ pub fn successors(term: &Terminator) -> Vec<Block> {
             taken, not_taken, ..
         } => vec![*taken, *not_taken],
         Terminator::Switch { targets, .. } => targets.clone(),
-        Terminator::Ret | Terminator::Exit | Terminator::Trap | Terminator::Unset => vec![],
+        Terminator::Ret
+        | Terminator::Exit
+        | Terminator::Trap
+        | Terminator::Brkpt
+        | Terminator::Unset => vec![],
     }
 }
 

@@ -286,6 +286,10 @@ pub enum Terminator {
     Exit,
     /// `trap`: abort the launch with an error.
     Trap,
+    /// `brkpt`: a breakpoint; with no debugger attached (warpjit has none)
+    /// the launch stops with an error, as a GPU raises an exception
+    /// (ptxas makes it the same `BPT.TRAP` as `trap`).
+    Brkpt,
     /// Not yet terminated (only during lowering; the verifier rejects it).
     Unset,
 }
@@ -725,8 +729,14 @@ pub enum OpKind {
     Vote { mode: VoteMode, negate_src: bool },
     /// `match.any/all.sync`: srcs `a, membermask`, dsts `d[, p]`.
     Match { all: bool, ty: Ty },
-    /// `redux.sync`: srcs `a, membermask`, dst `d`.
-    Redux { op: AtomOp, ty: Ty },
+    /// `redux.sync`: srcs `a, membermask`, dst `d`. `abs` and `nan` are
+    /// `.f32`'s `.abs` and `.NaN` (`op` `Min` or `Max`; `sem::float::redux_f32`).
+    Redux {
+        op: AtomOp,
+        ty: Ty,
+        abs: bool,
+        nan: bool,
+    },
     /// `activemask.b32`: dst `d`.
     Activemask,
     /// `bar.warp.sync membermask`.
@@ -747,6 +757,11 @@ pub enum OpKind {
         args: Vec<(u32, u32, u32)>,
         rets: Vec<(u32, u32, u32)>,
     },
+    /// `alloca` (src `size`, dst `ptr`), `stacksave` (dst `d`),
+    /// `stackrestore` (src `a`): the thread's stack pointer, a local-space
+    /// address above its frame (`interp::warp::Frame::top`); `ty` is
+    /// `.u32` or `.u64`.
+    Stack { op: StackOp, ty: Ty },
     /// `nanosleep`: no effect on values; the warp gives the other warps
     /// of its CTA a turn, as a thread that sleeps while it waits for them.
     Nanosleep,

@@ -388,6 +388,19 @@ pub enum CmpOp {
     Nan,
 }
 
+/// The thread's stack in local memory (PTX ISA 7.3, §9.7.17 "Stack
+/// Manipulation Instructions").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StackOp {
+    /// `alloca.ty ptr, size{, immAlign}`: `align` is the larger of
+    /// `immAlign` and the 8 bytes the ISA guarantees.
+    Alloca { align: u32 },
+    /// `stacksave.ty d`.
+    Save,
+    /// `stackrestore.ty a`.
+    Restore,
+}
+
 /// Boolean combination in `setp.op.bool`, `set.op.bool`, predicate logic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoolOp {

@@ -114,6 +114,7 @@ fn class(op: &Op) -> Class {
         OpKind::Bar { .. }
         | OpKind::ClusterBar { .. }
         | OpKind::Elect
+        | OpKind::Stack { .. }
         | OpKind::Getctarank { .. }
         | OpKind::Fence
         | OpKind::Call { .. }

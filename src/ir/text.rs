@@ -98,6 +98,7 @@ fn function(out: &mut String, id: super::FuncId, f: &Function) {
             Terminator::Ret => "ret".into(),
             Terminator::Exit => "exit".into(),
             Terminator::Trap => "trap".into(),
+            Terminator::Brkpt => "brkpt".into(),
             Terminator::Unset => "<unterminated>".into(),
         };
         let _ = writeln!(out, "    {t}");

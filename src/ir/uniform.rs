@@ -67,6 +67,7 @@ pub fn analyze(f: &Function) -> Uniformity {
                     }
                     OpKind::Atom { .. }
                     | OpKind::Elect
+                    | OpKind::Stack { .. }
                     | OpKind::Mbarrier { .. }
                     | OpKind::Texture { .. }
                     | OpKind::Shfl { .. }

@@ -9,7 +9,8 @@
 //! comparisons, the video instructions (scalar, `vmad`, SIMD), divergent
 //! if/else, bounded loops (some only loading, which the JIT runs as
 //! regions), guarded instructions, shared memory with barriers,
-//! local arrays, generic addresses, shuffles, votes, match and redux,
+//! local arrays and `alloca`, generic addresses, shuffles, votes, match
+//! and redux (integer and `.f32`), `lop3` (and its predicate form),
 //! atomics, calls to a `.func`, printf, `wmma` and `mma.sync` products,
 //! `mbarrier` phases — and stores every register to its own
 //! slots of `out`. Some programs index memory out of bounds on purpose, so
@@ -225,6 +226,10 @@ impl Gen {
                 format!("bfi.b32 {d}, {a}, {b}, {c}, {e};")
             }
             21 => format!("prmt.b32 {d}, {a}, {b}, {c};"),
+            23 => {
+                let lut = self.rng.below(256);
+                format!("lop3.b32 {d}, {a}, {b}, {c}, {lut:#x};")
+            }
             22 => {
                 let p = self.p();
                 format!("selp.b32 {d}, {a}, {b}, {p};")
@@ -449,7 +454,7 @@ impl Gen {
             "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
             "nan",
         ]);
-        let s = match self.rng.below(9) {
+        let s = match self.rng.below(10) {
             0 => {
                 let (a, b) = (self.r(), self.r_or_imm());
                 format!("setp.{icmp}.s32 {p}, {a}, {b};")
@@ -492,6 +497,20 @@ impl Gen {
                     "subnormal",
                 ]);
                 format!("testp.{prop}.f32 {p}, {a};")
+            }
+            // lop3's predicate form (PTX ISA 8.2): `d` may be the sink.
+            8 => {
+                let g = self.guard();
+                let d = if self.rng.chance(30) {
+                    "_".into()
+                } else {
+                    self.r()
+                };
+                let (a, b, c) = (self.r(), self.r_or_imm(), self.r());
+                let op = *self.rng.pick(&["and", "or"]);
+                let not = if self.rng.chance(30) { "!" } else { "" };
+                let lut = self.rng.below(256);
+                format!("{g}lop3.{op}.b32 {d}|{p}, {a}, {b}, {c}, {lut:#x}, {not}{q};")
             }
             _ => {
                 let (a, b) = (self.rd(), self.rd());

@@ -51,6 +51,28 @@ impl Gen {
     /// A load or store of this thread's local array (index masked in bounds).
     pub(super) fn local_access(&mut self) {
         let idx = self.r();
+        // `alloca` (PTX ISA 7.3): 8 to 64 bytes a lane, a word stored at
+        // the end and the first read back (what an earlier allocation left
+        // there when they differ), then the stack given back.
+        if self.rng.chance(25) {
+            let align = *self.rng.pick(&[8, 16, 64]);
+            let (v, d) = (self.rd(), self.rd());
+            self.line("stacksave.u64 %rd_t2;");
+            self.line(&format!("and.b32 %r_t, {idx}, 7;"));
+            self.line("mul.wide.u32 %rd_x, %r_t, 8;");
+            self.line("add.u64 %rd_t, %rd_x, 8;");
+            self.line(&format!("alloca.u64 %rd_t, %rd_t, {align};"));
+            self.line("add.u64 %rd_x, %rd_t, %rd_x;");
+            self.line(&format!("st.local.u64 [%rd_x], {v};"));
+            if self.rng.chance(50) {
+                self.line("cvta.local.u64 %rd_t, %rd_t;");
+                self.line(&format!("ld.u64 {d}, [%rd_t];"));
+            } else {
+                self.line(&format!("ld.local.u64 {d}, [%rd_t];"));
+            }
+            self.line("stackrestore.u64 %rd_t2;");
+            return;
+        }
         self.line(&format!("and.b32 %r_t, {idx}, 7;"));
         self.line("mul.wide.u32 %rd_t, %r_t, 8;");
         self.line("add.u64 %rd_t, %rd_loc, %rd_t;");
@@ -111,6 +133,14 @@ impl Gen {
                 format!("vote.sync.ballot.b32 {d}, {q}, 0xffffffff;")
             }
             3 => format!("match.any.sync.b32 {d}, {a}, 0xffffffff;"),
+            // redux.f32 (PTX ISA 8.6, sm_100a): NaN, signed-zero and `.abs` rules.
+            4 if self.rng.chance(40) => {
+                let (fd, fa) = (self.f(), self.f());
+                let op = *self.rng.pick(&["min", "max"]);
+                let abs = *self.rng.pick(&["", ".abs"]);
+                let nan = *self.rng.pick(&["", ".NaN"]);
+                format!("redux.sync.{op}{abs}{nan}.f32 {fd}, {fa}, 0xffffffff;")
+            }
             4 => {
                 let op = *self.rng.pick(&["add", "min", "max", "and", "or", "xor"]);
                 let ty = if op == "add" || op == "min" || op == "max" {

@@ -643,6 +643,7 @@ impl FnLower<'_> {
             }
             Exit => self.control(ins, Terminator::Exit),
             Trap => self.control(ins, Terminator::Trap),
+            Brkpt => self.control(ins, Terminator::Brkpt),
             Brx => self.brx(ins),
             Call => self.call(ins),
             _ => self.lower_op(ins),

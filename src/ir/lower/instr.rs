@@ -138,6 +138,7 @@ impl FnLower<'_> {
             | Vmin4 | Vmax4 | Vset4 => self.video(ins, &m),
             Wmma => self.wmma(ins, &m),
             Mapa | Getctarank | Elect => self.cluster(ins, &m),
+            Alloca | Stacksave | Stackrestore => self.stack(ins, &m),
             Tex | Tld4 | Txq | Suld | Sust | Sured | Suq | Istypep => self.texture(ins, &m),
             op => Err(unsupported(
                 ins.span,
@@ -399,31 +400,7 @@ impl FnLower<'_> {
                         },
                         3,
                     ),
-                    Lop3 => {
-                        let ops = self.operands(ins, 5..=5)?;
-                        let lut = match &ops[4].kind {
-                            OperandKind::Imm(crate::front::ast::Imm::Int(v)) => *v as u8,
-                            _ => {
-                                return Err(unsupported(
-                                    ops[4].span,
-                                    "a non-immediate lop3 truth table",
-                                ))
-                            }
-                        };
-                        let d = self.dst(&ops[0], ty)?;
-                        let srcs = self.srcs(ins, &ops[1..4], ty)?;
-                        return self.emit(
-                            ins,
-                            OpKind::IntTern {
-                                op: IntTernOp::Lop3(lut),
-                                ty,
-                            },
-                            vec![d],
-                            srcs,
-                            Unit::Int,
-                            1,
-                        );
-                    }
+                    Lop3 => return self.lop3(ins, m, ty),
                     Dp4a | Dp2a => {
                         let b_ty = self.ty(ins, m, 1)?;
                         let (a_signed, b_signed) = (ty.is_signed(), b_ty.is_signed());

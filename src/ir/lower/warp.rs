@@ -119,9 +119,6 @@ impl FnLower<'_> {
             }
             Redux => {
                 let ty = self.ty(ins, m, 0)?;
-                if ty.is_float() {
-                    return Err(unsupported(ins.span, "floating-point `redux.sync`"));
-                }
                 let op = m.atom_op().ok_or_else(|| {
                     error(
                         DiagnosticKind::Semantic,
@@ -129,13 +126,43 @@ impl FnLower<'_> {
                         "redux needs an operation",
                     )
                 })?;
+                // `redux.sync.{min,max}{.abs}{.NaN}.f32` (PTX ISA 8.6, sm_100a).
+                let (abs, nan) = (m.has(Kw::Abs), m.has(Kw::NaN));
+                let name = super::instr::instruction_name(ins, ins.opcode);
+                if ty.is_float() && (ty != Ty::F32 || !matches!(op, AtomOp::Min | AtomOp::Max)) {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        format!(
+                            "`{name}`: floating-point `redux.sync` is `.min` or `.max` on `.f32`"
+                        ),
+                    ));
+                }
+                let f32_kw = |k: &Kw| matches!(k, Kw::Sync | Kw::Min | Kw::Max | Kw::Abs | Kw::NaN);
+                if let Some(k) = m.kws.iter().find(|k| ty.is_float() && !f32_kw(k)) {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        format!(
+                            "`{name}`: `.{}` is not a modifier of `redux.sync` on `.f32`",
+                            k.name()
+                        ),
+                    ));
+                }
+                if !ty.is_float() && (abs || nan) {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        format!("`{name}`: `.abs` and `.NaN` are for `.f32` only"),
+                    ));
+                }
                 let ops = self.operands(ins, 3..=3)?;
                 let d = self.dst(&ops[0], ty)?;
                 let a = self.src(ins, &ops[1], ty)?;
                 let mask = self.src(ins, &ops[2], Ty::B32)?;
                 self.emit(
                     ins,
-                    OpKind::Redux { op, ty },
+                    OpKind::Redux { op, ty, abs, nan },
                     vec![d],
                     vec![a, mask],
                     Unit::Control,

@@ -1,5 +1,6 @@
 //! Float comparisons (`setp`/`set` operators, PTX ISA §9.7.3.5 and
-//! §9.7.4's `setp` on f16/bf16 forms) and `testp` (§9.7.3.1).
+//! §9.7.4's `setp` on f16/bf16 forms), `testp` (§9.7.3.1) and the
+//! floating-point `redux.sync` reduction (§9.7.13, `redux.sync`).
 use super::fmt::{Fmt, BF16, F16, F32, F64};
 use crate::ir::ops::{CmpOp, TestProp, Ty};
 
@@ -66,6 +67,41 @@ pub fn testp(prop: TestProp, ty: Ty, a: u64) -> bool {
         TestProp::Normal => !nan && !inf && !sub,
         TestProp::Subnormal => sub,
     }
+}
+
+/// `redux.sync.{min,max}{.abs}{.NaN}.f32` (PTX ISA 8.6, sm_100a) of the
+/// member lanes' values `vals` (f32 bits): `.abs` takes each value's
+/// magnitude (its sign bit cleared) first; `+0.0` is greater than `-0.0`;
+/// with `.NaN` any NaN input makes the result the canonical NaN, without
+/// it NaNs are left out and only all-NaN inputs give the canonical NaN.
+/// Otherwise the result is the least (greatest) value's bits, subnormals
+/// kept (the ISA has no `.ftz` here).
+pub fn redux_f32(max: bool, abs: bool, nan: bool, vals: impl IntoIterator<Item = u32>) -> u32 {
+    const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
+    // A total order on non-NaN bits in which -0.0 < +0.0.
+    let key = |x: u32| {
+        if x >> 31 == 0 {
+            x as i64
+        } else {
+            -((x & 0x7FFF_FFFF) as i64) - 1
+        }
+    };
+    let mut best: Option<u32> = None;
+    for v in vals {
+        let v = if abs { v & 0x7FFF_FFFF } else { v };
+        if F32.is_nan(v as u64) {
+            if nan {
+                return CANONICAL_NAN;
+            }
+            continue;
+        }
+        best = Some(match best {
+            Some(b) if (key(v) > key(b)) != max => b,
+            Some(b) if key(v) == key(b) => b,
+            _ => v,
+        });
+    }
+    best.unwrap_or(CANONICAL_NAN)
 }
 
 #[cfg(test)]
@@ -180,5 +216,36 @@ mod tests {
         assert!(!testp(Finite, Ty::F64, 0x7FF8_0000_0000_0000));
         assert!(testp(Subnormal, Ty::F16, 0x0200));
         assert!(!testp(Number, Ty::F16x2, 0));
+    }
+
+    #[test]
+    fn redux_f32_orders_zeros_skips_or_propagates_nans() {
+        let b = |x: f32| x.to_bits();
+        const QNAN: u32 = 0x7FC0_0001;
+        const SNAN: u32 = 0xFF80_0001;
+        const CANON: u32 = 0x7FFF_FFFF;
+        // +0 > -0 whatever the order of the lanes.
+        for vals in [[b(0.0), b(-0.0)], [b(-0.0), b(0.0)]] {
+            assert_eq!(redux_f32(false, false, false, vals), b(-0.0));
+            assert_eq!(redux_f32(true, false, false, vals), b(0.0));
+            // `.abs` makes both +0.
+            assert_eq!(redux_f32(false, true, false, vals), b(0.0));
+        }
+        let vals = [b(-3.0), QNAN, b(2.0), b(-0.5)];
+        assert_eq!(redux_f32(false, false, false, vals), b(-3.0));
+        assert_eq!(redux_f32(true, false, false, vals), b(2.0));
+        assert_eq!(redux_f32(false, true, false, vals), b(0.5));
+        assert_eq!(redux_f32(true, true, false, vals), b(3.0));
+        assert_eq!(redux_f32(false, false, true, vals), CANON);
+        assert_eq!(redux_f32(true, true, true, vals), CANON);
+        // All NaN: the canonical NaN, with or without `.NaN`.
+        assert_eq!(redux_f32(true, false, false, [QNAN, SNAN]), CANON);
+        assert_eq!(redux_f32(false, true, false, [SNAN]), CANON);
+        // Infinities and subnormals are values like any other.
+        let vals = [0x0000_0001, b(f32::NEG_INFINITY), 0x8000_0003];
+        assert_eq!(redux_f32(false, false, false, vals), b(f32::NEG_INFINITY));
+        assert_eq!(redux_f32(true, false, false, vals), 0x0000_0001);
+        assert_eq!(redux_f32(false, true, false, vals), 0x0000_0001);
+        assert_eq!(redux_f32(true, true, false, vals), b(f32::INFINITY));
     }
 }

@@ -44,7 +44,7 @@ mod cmp;
 mod fmt;
 
 pub use atom::atom_float;
-pub use cmp::{compare_float, testp};
+pub use cmp::{compare_float, redux_f32, testp};
 
 use crate::ir::ops::{FloatMods, FloatOp, Rounding, Ty};
 use approx::Fun;
