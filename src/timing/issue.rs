@@ -333,8 +333,10 @@ impl Model<'_> {
                     // Local memory is interleaved by word across the
                     // warp's lanes, per warp context.
                     let base = (1u64 << 62) | ((sm_index as u64 * 4096 + slot as u64) << 32);
+                    // (Wrapping: lanes outside the mask carry any value.)
                     let addrs: [u64; 32] = std::array::from_fn(|l| {
-                        base + (addrs[l] / 4) * 128 + l as u64 * 4 + addrs[l] % 4
+                        base.wrapping_add((addrs[l] / 4).wrapping_mul(128))
+                            .wrapping_add(l as u64 * 4 + addrs[l] % 4)
                     });
                     self.mem
                         .local(&mut sm.mem, a.kind, a.mask, &addrs, a.size, now)
