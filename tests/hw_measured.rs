@@ -93,8 +93,9 @@ fn the_kits_samples_and_empty_kernel_read_back() {
 }
 
 /// The H100's measurement of fidelity run `name`, and the model's run of
-/// it on `sm_90` at the SM clock measured after it. Also the kit's
-/// launch cost (its empty kernel), in ms.
+/// it on `sm_90` at the SM clock measured after it, in the steady state
+/// the kit measures (`run_steady`: its repetitions run back to back).
+/// Also the kit's launch cost (its empty kernel), in ms.
 fn h100_and_model(name: &str) -> (common::hw::Measured, common::fidelity::Outcome, f64) {
     let text =
         std::fs::read_to_string(common::repo_root().join("ptx-samples/hw/h100.json")).unwrap();
@@ -107,7 +108,7 @@ fn h100_and_model(name: &str) -> (common::hw::Measured, common::fidelity::Outcom
         .unwrap();
     let mut arch = warpjit::timing::Arch::builtin("sm_90").unwrap();
     arch.chip.clock_mhz = m.sm_clock_mhz.unwrap();
-    let model = common::fidelity::run_on(&run, &arch, None).unwrap();
+    let model = common::fidelity::run_steady(&run, &arch, None).unwrap();
     (m, model, launch_ms)
 }
 
