@@ -187,10 +187,17 @@ fn every_ptx_8_8_special_register_executes_on_both_engines_or_is_refused() {
             ),
             _ => (format!("mov.u32 %r1, {reg};"), "st.global.u32 [%rd1], %r1;"),
         };
+        // Every thread reads the register; thread 0 of each CTA stores
+        // its value at out[ctaid.x] (one writer per word: the engines
+        // compare CTA by CTA, not whichever CTA stored last).
         let ptx = format!(
             ".version 8.8\n.target sm_90a\n.address_size 64\n\n\
              .visible .entry k(.param .u64 out)\n{{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\
-             \t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];\n\t{read}\n\t{store}\n\tret;\n}}\n"
+             \t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];\n\t{read}\n\
+             \t.reg .pred %g;\n\t.reg .b32 %q<3>;\n\t.reg .b64 %a<2>;\n\
+             \tmov.u32 %q1, %tid.x;\n\tsetp.ne.u32 %g, %q1, 0;\n\t@%g bra $DONE;\n\
+             \tmov.u32 %q2, %ctaid.x;\n\tmul.wide.u32 %a1, %q2, 8;\n\tadd.s64 %rd1, %rd1, %a1;\n\
+             \t{store}\n$DONE:\n\tret;\n}}\n"
         );
         let mut results = Vec::new();
         for engine in [Engine::Interp, Engine::Jit] {
@@ -218,7 +225,7 @@ fn every_ptx_8_8_special_register_executes_on_both_engines_or_is_refused() {
             if SPECIAL_REGISTERS_REFUSED.contains(&base) {
                 problems.push(format!("{reg} runs: take it off SPECIAL_REGISTERS_REFUSED"));
             }
-            let out = dev.alloc(8).unwrap();
+            let out = dev.alloc(16).unwrap();
             let params = out.to_le_bytes();
             let cfg = LaunchConfig {
                 grid: [2, 1, 1],
@@ -227,7 +234,7 @@ fn every_ptx_8_8_special_register_executes_on_both_engines_or_is_refused() {
             };
             match dev.launch(m, k, cfg, &params) {
                 Ok(_) => {
-                    let mut v = [0u8; 8];
+                    let mut v = [0u8; 16];
                     dev.read(out, &mut v).unwrap();
                     results.push(v);
                 }

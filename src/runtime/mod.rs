@@ -23,6 +23,7 @@ pub mod texarg;
 pub mod texture;
 pub mod timed;
 pub mod tmaparg;
+mod uploads;
 pub use cluster::{shape as cluster_shape, ClusterLaunch};
 pub(crate) use merged::{cta_id, Merged};
 pub use options::{parse_seconds, watchdog_time_from_env, Engine, Options, WATCHDOG_SECONDS_ENV};
@@ -146,6 +147,7 @@ pub struct Device {
     /// The timing model's L2 as the last timed launch that kept it left it
     /// (`TimingOptions::keep_l2`), with its preset's name.
     timing_l2: std::sync::Mutex<Option<(String, crate::timing::Cache)>>,
+    uploads: uploads::Uploads,
     /// The grid workspace of cooperative launches (`cooperative.rs`), once
     /// a module that reads `%envreg`s is loaded.
     grid_workspace: Option<u64>,
@@ -174,6 +176,7 @@ impl Device {
             modules: Vec::new(),
             options,
             timing_l2: std::sync::Mutex::new(None),
+            uploads: uploads::Uploads::default(),
             heap: None,
             grid_workspace: None,
             reports: std::sync::Mutex::new(Vec::new()),
@@ -342,6 +345,7 @@ impl Device {
     }
 
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), Error> {
+        self.uploads.record(addr, data.len() as u64);
         self.memory
             .write_bytes(addr, data)
             .map_err(|_| Error::InvalidAddress {
@@ -358,6 +362,7 @@ impl Device {
     }
 
     pub fn memset(&self, addr: u64, byte: u8, len: u64) -> Result<(), Error> {
+        self.uploads.record(addr, len);
         self.memory
             .memset(addr, byte, len)
             .map_err(|_| Error::InvalidAddress { addr, len })

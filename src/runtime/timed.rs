@@ -61,6 +61,11 @@ pub struct TimingOptions {
     /// its lines from kernel to kernel: for launches repeated to a steady
     /// state. Off by default (every timed launch starts cold).
     pub keep_l2: bool,
+    /// Start with what the host wrote to device memory since the last
+    /// timed launch (`Device::write`, `Device::memset`) in the L2, clean,
+    /// the most recent last, as a GPU's copy engines leave it (all memory
+    /// writes go through the L2). Off by default.
+    pub uploads_in_l2: bool,
 }
 
 impl TimingOptions {
@@ -74,6 +79,7 @@ impl TimingOptions {
             window: (0, u64::MAX),
             run_ahead: true,
             keep_l2: false,
+            uploads_in_l2: false,
         }
     }
 }
@@ -474,6 +480,19 @@ impl Device {
             if let Some((name, cache)) = kept.take() {
                 if name == arch.name {
                     l2 = Some(cache);
+                }
+            }
+        }
+        let uploads = self.uploads.take();
+        if t.uploads_in_l2 && !uploads.is_empty() {
+            let m = &arch.memory;
+            let sectors = (m.line_bytes / m.sector_bytes.max(1)).clamp(1, 8);
+            if l2.is_none() {
+                l2 = crate::timing::memory::empty_l2(arch);
+            }
+            if let Some(cache) = l2.as_mut() {
+                for (addr, len) in uploads {
+                    cache.preload(addr, len, ((1u16 << sectors) - 1) as u8);
                 }
             }
         }

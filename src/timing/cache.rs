@@ -121,6 +121,23 @@ impl Cache {
         }
     }
 
+    /// Lines `[addr, addr + len)` present and clean, with `sectors`
+    /// valid, each the most recently used in its set (data the host just
+    /// wrote through it: GPUs' copy engines write through the L2). Only
+    /// the last capacity's worth of a larger range can stay; lines it
+    /// evicts are dropped, written back outside any timed launch.
+    pub fn preload(&mut self, addr: u64, len: u64, sectors: u8) {
+        let capacity = ((self.sets * self.ways) as u64) << self.shift;
+        let end = addr.saturating_add(len);
+        let start = addr.max(end.saturating_sub(capacity));
+        let mut line = start >> self.shift;
+        while line < end.div_ceil(1 << self.shift) {
+            let (l, _) = self.get(line << self.shift);
+            l.fill(sectors, 0, 0);
+            line += 1;
+        }
+    }
+
     /// The same cache with hashed set indices, as GPUs' L2s have: the
     /// line number's higher bits are folded into the index, so that lines
     /// a power of two apart (a matrix's column) spread over the sets

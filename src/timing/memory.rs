@@ -188,8 +188,7 @@ impl MemorySystem {
             // GPUs hash their L2 set indices (Accel-Sim's configurations
             // use a polynomial index from Kepler on), so that a matrix's
             // column does not fall into a few sets.
-            l2: (m.l2_kib > 0)
-                .then(|| Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.line_bytes).hashed()),
+            l2: empty_l2(arch),
             slices: vec![Server::new(); m.l2_slices.max(1) as usize],
             dram: Dram::new(arch),
             banks: Banks::new(m.shared_banks, m.shared_bank_bytes),
@@ -690,6 +689,12 @@ impl MemorySystem {
             replays: (degree - 1) * self.shared_pass,
         }
     }
+}
+
+/// A cold L2 of `arch` (none where it has no L2).
+pub fn empty_l2(arch: &Arch) -> Option<Cache> {
+    let m = &arch.memory;
+    (m.l2_kib > 0).then(|| Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.line_bytes).hashed())
 }
 
 /// Whether every lane of `mask` accesses the same address.
