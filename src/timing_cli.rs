@@ -42,6 +42,9 @@ pub struct TimingArgs {
     /// Issue costs: `sass` (ptxas's instructions per PTX line: ptxas and nvdisasm, else the sidecar FILE.ptx.sass.json), `ptx` (the PTX's), `auto` (SASS where available, from Fermi on: for the Tesla generation the PTX model).
     #[arg(long, value_enum, default_value_t = CostArg::Auto)]
     pub costs: CostArg,
+    /// Start with the launch's input files in the L2, as a GPU's copy engines leave data just copied to the device (default: a cold L2).
+    #[arg(long)]
+    pub inputs_in_l2: bool,
 }
 
 /// `--costs`.
@@ -84,6 +87,7 @@ impl TimingArgs {
                 ("--diagram", self.diagram.is_some()),
                 ("--diagram-window", self.diagram_window.is_some()),
                 ("--diagram-html", self.diagram_html.is_some()),
+                ("--inputs-in-l2", self.inputs_in_l2),
             ];
             if let Some((name, _)) = given.iter().find(|(_, on)| *on) {
                 anyhow::bail!(
@@ -122,6 +126,7 @@ impl TimingArgs {
             }
         };
         t.sample_waves = self.sample_waves;
+        t.uploads_in_l2 = self.inputs_in_l2;
         if let Some(n) = self.regs {
             t.regs = Some((n, "--regs".into()));
         }

@@ -81,6 +81,36 @@ fn json_report_has_the_documented_keys() {
     let _ = std::fs::remove_file(&out);
 }
 
+/// `--inputs-in-l2`: saxpy's input files start in the L2 (no DRAM read),
+/// and the launch is shorter than from a cold L2; without `--timing` the
+/// flag is an error.
+#[test]
+fn inputs_in_l2_start_the_launch_with_its_inputs_cached() {
+    let out = std::env::temp_dir().join(format!("warpjit-cli-l2-{}.bin", std::process::id()));
+    let run = |extra: &[&str]| {
+        let o = warpjit()
+            .args(saxpy(&out))
+            .args(["--timing", "sm_80", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let (cold, warm) = (run(&[]), run(&["--inputs-in-l2"]));
+    assert!(cold["memory"]["dram_sectors"].as_u64().unwrap() > 0);
+    assert_eq!(warm["memory"]["dram_sectors"].as_u64(), Some(0));
+    assert!(warm["cycles"].as_u64() < cold["cycles"].as_u64());
+    let o = warpjit()
+        .args(saxpy(&out))
+        .arg("--inputs-in-l2")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--inputs-in-l2 applies to timed launches"));
+    let _ = std::fs::remove_file(&out);
+}
+
 #[test]
 fn text_report_and_diagrams() {
     let dir = std::env::temp_dir().join(format!("warpjit-cli-diagram-{}", std::process::id()));
