@@ -6,11 +6,12 @@
 //! both engines); the variants the ISA does not have are refused naming
 //! the instruction and its line.
 
-use warpjit::interp::FaultKind;
-use warpjit::runtime::{Device, Engine, LaunchConfig, Options};
-use warpjit::Error;
+mod common;
 
-const ENGINES: [Engine; 2] = [Engine::Interp, Engine::Jit];
+use common::forms::{bytes, run_kernel, words, ENGINES};
+use warpjit::interp::FaultKind;
+use warpjit::runtime::Engine;
+use warpjit::Error;
 
 /// A kernel `k(.u64 in, .u64 out)` of one thread running `body` with
 /// `%rd1` = in and `%rd2` = out (global addresses).
@@ -34,39 +35,7 @@ fn run(
     input: &[u8],
     out_len: usize,
 ) -> Result<Vec<u8>, Error> {
-    let mut dev = Device::new(Options {
-        arena_bytes: 1 << 20,
-        engine,
-        ..Options::default()
-    });
-    let m = dev.load_ptx("t.ptx", &module(target, body))?;
-    let k = dev.kernel(m, None)?;
-    let a = dev.alloc(4096)?;
-    let b = dev.alloc(4096)?;
-    dev.write(a, input)?;
-    dev.write(b, &vec![0u8; 4096])?;
-    let mut p = a.to_le_bytes().to_vec();
-    p.extend_from_slice(&b.to_le_bytes());
-    let cfg = LaunchConfig {
-        grid: [1, 1, 1],
-        block: [1, 1, 1],
-        shared_bytes: 0,
-    };
-    dev.launch(m, k, cfg, &p)?;
-    let mut out = vec![0u8; out_len];
-    dev.read(b, &mut out)?;
-    Ok(out)
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    run_kernel(engine, &module(target, body), None, 1, input, out_len)
 }
 
 /// The tf32 forms, in the order of the expected values below.

@@ -6,11 +6,12 @@
 //! `brkpt` (a breakpoint fault); the forms the ISA does not have are
 //! refused naming the instruction and its line.
 
-use warpjit::interp::FaultKind;
-use warpjit::runtime::{Device, Engine, LaunchConfig, Options};
-use warpjit::Error;
+mod common;
 
-const ENGINES: [Engine; 2] = [Engine::Interp, Engine::Jit];
+use common::forms::{bytes, run_kernel, words, ENGINES};
+use warpjit::interp::FaultKind;
+use warpjit::runtime::Engine;
+use warpjit::Error;
 
 /// A kernel `k(.u64 in, .u64 out)` of `threads` threads running `body`
 /// with `%rd1` = in and `%rd2` = out (global addresses); the body starts
@@ -51,40 +52,7 @@ fn run_text(
     input: &[u8],
     out_len: usize,
 ) -> Result<Vec<u8>, Error> {
-    let mut dev = Device::new(Options {
-        arena_bytes: 1 << 20,
-        engine,
-        stack_bytes,
-        ..Options::default()
-    });
-    let m = dev.load_ptx("t.ptx", text)?;
-    let k = dev.kernel(m, Some("k"))?;
-    let a = dev.alloc(8192)?;
-    let b = dev.alloc(8192)?;
-    dev.write(a, input)?;
-    dev.write(b, &vec![0u8; 8192])?;
-    let mut p = a.to_le_bytes().to_vec();
-    p.extend_from_slice(&b.to_le_bytes());
-    let cfg = LaunchConfig {
-        grid: [1, 1, 1],
-        block: [threads, 1, 1],
-        shared_bytes: 0,
-    };
-    dev.launch(m, k, cfg, &p)?;
-    let mut out = vec![0u8; out_len];
-    dev.read(b, &mut out)?;
-    Ok(out)
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    run_kernel(engine, text, Some(stack_bytes), threads, input, out_len)
 }
 
 /// The ISA's table: bit `i` of `F(a, b, c)` is bit `a_i*4 + b_i*2 + c_i`

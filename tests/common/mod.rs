@@ -47,6 +47,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 pub mod fidelity;
+pub mod forms;
 pub mod hw;
 pub mod samples;
 pub mod sanitizer;
