@@ -485,16 +485,7 @@ impl Device {
         }
         let uploads = self.uploads.take();
         if t.uploads_in_l2 && !uploads.is_empty() {
-            let m = &arch.memory;
-            let sectors = (m.line_bytes / m.sector_bytes.max(1)).clamp(1, 8);
-            if l2.is_none() {
-                l2 = crate::timing::memory::empty_l2(arch);
-            }
-            if let Some(cache) = l2.as_mut() {
-                for (addr, len) in uploads {
-                    cache.preload(addr, len, ((1u16 << sectors) - 1) as u8);
-                }
-            }
+            crate::timing::memory::preload_l2(arch, &mut l2, &uploads);
         }
         let simulated = simulate_with(arch, program, &sim_cfg, &mut grid, &mut l2);
         if t.keep_l2 {

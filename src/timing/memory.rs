@@ -697,6 +697,24 @@ pub fn empty_l2(arch: &Arch) -> Option<Cache> {
     (m.l2_kib > 0).then(|| Cache::new(m.l2_kib as u64 * 1024, m.l2_ways, m.line_bytes).hashed())
 }
 
+/// `l2` (a cold one of `arch` when `None`) with the byte ranges in
+/// `ranges` present, clean and whole, the last the most recently used:
+/// data the host wrote, left in the L2 by the copy engines
+/// (`Cache::preload`). Nothing where `arch` has no L2.
+pub fn preload_l2(arch: &Arch, l2: &mut Option<Cache>, ranges: &[(u64, u64)]) {
+    if l2.is_none() {
+        *l2 = empty_l2(arch);
+    }
+    let m = &arch.memory;
+    let sectors = (m.line_bytes / m.sector_bytes.max(1)).clamp(1, 8);
+    let all = ((1u16 << sectors) - 1) as u8;
+    if let Some(cache) = l2.as_mut() {
+        for &(addr, len) in ranges {
+            cache.preload(addr, len, all);
+        }
+    }
+}
+
 /// Whether every lane of `mask` accesses the same address.
 fn one_address(mask: u32, addrs: &[u64; 32]) -> bool {
     let (lo, hi) = address_range(mask, addrs);
