@@ -28,6 +28,11 @@ pub const WRAPPER_MAGIC: u32 = 0x466243b1;
 /// A fatbin header's magic.
 pub const FATBIN_MAGIC: u32 = 0xba55ed50;
 
+/// Whether `b` starts with a fatbin's or a fatbin wrapper's magic.
+pub fn has_magic(b: &[u8]) -> bool {
+    u32_at(b, 0).is_some_and(|m| m == FATBIN_MAGIC || m == WRAPPER_MAGIC)
+}
+
 const KIND_PTX: u16 = 1;
 const FLAG_LZ4: u64 = 0x2000;
 const FLAG_ZSTD: u64 = 0x8000;

@@ -35,14 +35,15 @@ pub(crate) unsafe fn load_fatbin(
 
 /// Whether an image starts with a fatbin's or a fatbin wrapper's magic.
 pub(crate) unsafe fn is_fatbin(image: *const c_void) -> bool {
-    let b = image_bytes(image);
-    b == [0x50, 0xed, 0x55, 0xba] || b == [0xb1, 0x43, 0x62, 0x46]
+    crate::fatbin::has_magic(image_bytes(image))
 }
 
 /// Loads PTX text (a NUL-terminated image); SASS cubins and fatbins are
 /// refused with an explanation.
 fn load_image(s: &mut State, name: &str, image: &[u8]) -> Result<usize, CUresult> {
-    if image.starts_with(b"\x7fELF") || image.starts_with(&[0x50, 0xed, 0x55, 0xba]) {
+    if image.starts_with(b"\x7fELF")
+        || image.starts_with(&crate::fatbin::FATBIN_MAGIC.to_le_bytes())
+    {
         eprintln!(
             "warpjit: {name} is a compiled GPU binary (SASS cubin); warpjit runs PTX: load the PTX text instead (nvcc -ptx, NVRTC nvrtcGetPTX), or a fatbin holding PTX"
         );
@@ -93,10 +94,7 @@ unsafe fn image_bytes<'a>(image: *const c_void) -> &'a [u8] {
             break;
         }
     }
-    if magic == *b"\x7fELF"
-        || magic == [0x50, 0xed, 0x55, 0xba]
-        || magic == [0xb1, 0x43, 0x62, 0x46]
-    {
+    if magic == *b"\x7fELF" || crate::fatbin::has_magic(&magic) {
         return std::slice::from_raw_parts(p, 4);
     }
     CStr::from_ptr(image as *const c_char).to_bytes_with_nul()
