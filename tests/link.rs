@@ -214,19 +214,67 @@ fn duplicate_definitions_name_both_inputs() {
     );
 }
 
+/// NVRTC's `-rdc` calls of the device runtime's grid sync (the
+/// `.extern` functions only `libcudadevrt.a` defines) link to warpjit's own
+/// (`front::link::devrt`) and synchronize a cooperative launch's grid on both
+/// engines: every thread's `data[i] = 1` lands before any thread reads its
+/// neighbour's, whatever CTA runs first, so every element ends at 2, or 3
+/// where the neighbour's own `+=` came first (the kernel's reads after the
+/// sync race with its neighbours' writes; without the sync an element
+/// would add the 0xeeeeeeee its neighbour held before).
 #[test]
-fn device_runtime_calls_are_refused_by_name() {
+fn device_runtime_grid_sync_links_and_syncs_a_cooperative_grid() {
     let cg = sample("grid_sync/kernel.ptx");
-    let problems = link_err(&[("grid_sync.ptx", &cg)]);
+    let (blocks, threads) = (6u32, 64u32);
+    let n = (blocks * threads) as usize;
+    for engine in [Engine::Interp, Engine::Jit] {
+        let mut dev = device(engine);
+        let m = dev
+            .load_linked("grid_sync", &[("grid_sync.ptx", &cg)])
+            .unwrap();
+        let k = dev.kernel(m, Some("grid_sync_kernel")).unwrap();
+        let data = dev.alloc(4 * n as u64).unwrap();
+        dev.write(data, &vec![0xee; 4 * n]).unwrap();
+        let cfg = LaunchConfig {
+            grid: [blocks, 1, 1],
+            block: [threads, 1, 1],
+            shared_bytes: 0,
+        };
+        let params = dev
+            .params(m, k, &[KernelArg::Ptr(data), KernelArg::I32(n as i32)])
+            .unwrap();
+        dev.launch_cooperative(m, k, cfg, &params, u64::MAX)
+            .unwrap();
+        let mut out = vec![0u8; 4 * n];
+        dev.read(data, &mut out).unwrap();
+        let got: Vec<i32> = words(&out).into_iter().map(i32::from_le_bytes).collect();
+        assert!(got.iter().all(|&v| v == 2 || v == 3), "{engine:?}: {got:?}");
+        // Not cooperative: no grid workspace, the handle is null and the
+        // sync traps (as cooperative groups' inline sync does).
+        let err = dev.launch(m, k, cfg, &params).unwrap_err();
+        assert!(err.to_string().contains("trap"), "{engine:?}: {err}");
+    }
+}
+
+/// The device-runtime functions warpjit does not provide (dynamic
+/// parallelism) are refused by name, at their use.
+#[test]
+fn other_device_runtime_calls_are_refused_by_name() {
+    let ptx = ".version 8.0\n.target sm_80\n.address_size 64\n\
+               .extern .func (.param .b64 r) cudaGetParameterBuffer(.param .b64 a, .param .b64 s);\n\
+               .visible .entry k()\n{\n\t.reg .b64 %rd<3>;\n\tmov.u64 %rd1, 16;\n\
+               \t{\n\t.param .b64 a;\n\tst.param.b64 [a], %rd1;\n\t.param .b64 s;\n\tst.param.b64 [s], %rd1;\n\
+               \t.param .b64 r;\n\tcall.uni (r), cudaGetParameterBuffer, (a, s);\n\tld.param.b64 %rd2, [r];\n\t}\n\tret;\n}\n";
+    let problems = link_err(&[("dp.ptx", ptx)]);
     assert!(
-        matches!(&problems[..], [LinkProblem::DeviceRuntime { name: a, .. }, LinkProblem::DeviceRuntime { name: b, .. }]
-            if a == "cudaCGGetIntrinsicHandle" && b == "cudaCGSynchronizeGrid"),
+        matches!(&problems[..], [LinkProblem::DeviceRuntime { name, .. }] if name == "cudaGetParameterBuffer"),
         "{problems:?}"
     );
-    let text = problems[1].to_string();
-    assert!(text.starts_with("grid_sync.ptx:71:"), "{text}");
+    let text = problems[0].to_string();
+    assert!(text.starts_with("dp.ptx:"), "{text}");
     assert!(
-        text.contains("device-runtime function (libcudadevrt)"),
+        text.contains("device-runtime function (libcudadevrt)")
+            && text.contains("not dynamic parallelism"),
         "{text}"
     );
 }

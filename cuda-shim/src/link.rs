@@ -10,7 +10,8 @@
 //! members, so it accepts an archive, reads the symbols its index lists,
 //! and links without it. When a symbol stays undefined that an archive
 //! would have provided, the link fails naming the symbol and the archive
-//! (for `libcudadevrt.a`: device-runtime functions are not supported).
+//! (for `libcudadevrt.a`: device-runtime functions other than the grid
+//! sync warpjit links itself, `warpjit::front::link::devrt`).
 //! CUBIN, fatbin, object and LTO-IR inputs are refused with
 //! `CUDA_ERROR_NO_BINARY_FOR_GPU`. Link errors go to stderr and to the
 //! `CU_JIT_ERROR_LOG_BUFFER` the link was created with, as the driver's do.

@@ -122,8 +122,8 @@ pub fn link_image(
 
 /// A link error for messages, where each undefined symbol that one of
 /// `archives` (name, the symbols its index lists) defines is said to be
-/// defined only there (for `libcudadevrt.a`: a device-runtime function,
-/// which warpjit does not support).
+/// defined only there (for `libcudadevrt.a`: a device-runtime function
+/// other than those warpjit provides, `link/devrt.rs`).
 pub fn explain(e: &LinkError, archives: &[(String, Vec<String>)]) -> String {
     let LinkError::Symbols(problems) = e else {
         return e.to_string();
@@ -138,7 +138,7 @@ pub fn explain(e: &LinkError, archives: &[(String, Vec<String>)]) -> String {
         };
         lines.push(match (p, archive) {
             (LinkProblem::Undefined { name, at }, Some((lib, _))) if is_cudadevrt(lib) => format!(
-                "{at}: error: `{name}` is defined only in {lib}, the CUDA device runtime (GPU machine code): warpjit does not support device-runtime functions"
+                "{at}: error: `{name}` is defined only in {lib}, the CUDA device runtime (GPU machine code): of the device runtime warpjit provides only grid-wide sync (`cudaCGGetIntrinsicHandle`, `cudaCGSynchronize`, `cudaCGSynchronizeGrid`)"
             ),
             (LinkProblem::Undefined { name, at }, Some((lib, _))) => format!(
                 "{at}: error: `{name}` is defined only in {lib}, an archive of GPU machine code that warpjit cannot run: link that library's PTX instead"

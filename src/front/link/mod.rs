@@ -6,7 +6,9 @@
 //! Module-scope functions and variables then link by name:
 //! - `.extern` declarations (and bodiless `.visible` prototypes) resolve to
 //!   the `.visible`, `.weak` or `.common` definition another input (or the
-//!   same one) gives; a name declared as a function but defined as a
+//!   same one) gives; the device-runtime functions of grid-wide
+//!   cooperative-groups sync resolve to warpjit's own (`devrt.rs`), linked
+//!   in as one more input when an input declares one and none defines it; a name declared as a function but defined as a
 //!   variable, or the other way round, is an error;
 //! - two `.visible` definitions of one name are an error naming both;
 //!   `.weak` definitions yield to a `.visible` one (the first `.weak` one
@@ -15,9 +17,9 @@
 //! - an `.extern` name that an input uses and no input defines is an
 //!   "undefined reference" naming the symbol and where it is used, except
 //!   the functions warpjit provides itself (`vprintf`, `__assertfail`, and
-//!   `malloc`/`free`, the device heap's); CUDA device-runtime
-//!   functions (`cudaCGSynchronizeGrid`, `cudaLaunchDevice`, ... from
-//!   `libcudadevrt`) get their own message: warpjit has no device runtime;
+//!   `malloc`/`free`, the device heap's); the other CUDA device-runtime
+//!   functions (`cudaLaunchDevice`, `cudaGetParameterBuffer`, ... from
+//!   `libcudadevrt`: dynamic parallelism) get their own message;
 //! - names without linkage are the input's own: where two inputs use one
 //!   name (or one input's local name is another's global one) the later
 //!   one is renamed `name$linkN` (N its input number), its references too;
@@ -31,6 +33,7 @@
 //! highest `.version` and `.target` of the inputs; `.address_size` must
 //! agree. One input links to itself, unchanged.
 
+pub mod devrt;
 pub mod inputs;
 mod refs;
 
@@ -107,7 +110,7 @@ impl fmt::Display for LinkProblem {
             }
             LinkProblem::DeviceRuntime { name, at } => write!(
                 f,
-                "{at}: error: `{name}` is a CUDA device-runtime function (libcudadevrt): warpjit does not support the device runtime (grid-wide cooperative-groups sync, dynamic parallelism)"
+                "{at}: error: `{name}` is a CUDA device-runtime function (libcudadevrt): of the device runtime warpjit provides only grid-wide cooperative-groups sync (`cudaCGGetIntrinsicHandle`, `cudaCGSynchronize`, `cudaCGSynchronizeGrid`), not dynamic parallelism"
             ),
             LinkProblem::KindMismatch {
                 name,
@@ -187,8 +190,8 @@ pub fn link_ptx(inputs: &[(&str, &str)]) -> Result<String, LinkError> {
         .iter()
         .map(|(name, text)| SourceFile::new(*name, *text))
         .collect();
-    let module = link(&sources)?;
-    if let [(_, text)] = inputs {
+    let (module, grew) = link_inputs(&sources)?;
+    if let ([(_, text)], false) = (inputs, grew) {
         return Ok(text.to_string());
     }
     Ok(super::print::module_to_string(&module))
@@ -196,6 +199,12 @@ pub fn link_ptx(inputs: &[(&str, &str)]) -> Result<String, LinkError> {
 
 /// Links parsed-from-source inputs into one module (see the module doc).
 pub fn link(inputs: &[SourceFile]) -> Result<ast::Module, LinkError> {
+    link_inputs(inputs).map(|(m, _)| m)
+}
+
+/// [`link`], and whether warpjit's device runtime was linked in as one
+/// more input.
+fn link_inputs(inputs: &[SourceFile]) -> Result<(ast::Module, bool), LinkError> {
     if inputs.is_empty() {
         return Err(LinkError::NoInputs);
     }
@@ -210,7 +219,13 @@ pub fn link(inputs: &[SourceFile]) -> Result<ast::Module, LinkError> {
     if !parse_errors.is_empty() {
         return Err(LinkError::Parse(parse_errors));
     }
-    Linker::new(inputs, modules).run()
+    if let Some((src, module)) = devrt::needed(&modules) {
+        let mut sources = inputs.to_vec();
+        sources.push(src);
+        modules.push(module);
+        return Ok((Linker::new(&sources, modules).run()?, true));
+    }
+    Ok((Linker::new(inputs, modules).run()?, false))
 }
 
 /// Strength of a global definition: `.visible` wins over `.common`, which
