@@ -64,9 +64,12 @@ pub struct Module {
     pub source_name: String,
     pub functions: PrimaryMap<FuncId, Function>,
     pub globals: PrimaryMap<GlobalId, Global>,
-    /// Static shared memory of the module (all `.shared` variables), in bytes.
+    /// Static shared memory of the module, in bytes: the end of its highest
+    /// `.shared` variable (variables no kernel uses together overlap, so
+    /// this is the largest kernel's, not the sum).
     pub shared_static_size: u32,
-    /// Those variables, in offset order.
+    /// Those variables, in declaration order (module scope, then each
+    /// function's).
     pub shared_vars: Vec<SharedVar>,
     /// Offset of dynamic (`extern .shared`) shared memory, aligned.
     pub shared_dynamic_offset: u32,
@@ -216,7 +219,8 @@ pub struct Function {
     /// Where each register lives in a warp's register file (registers that
     /// are never live together share a slot).
     pub slots: slots::RegSlots,
-    /// The offsets of the static `.shared` variables its body names (sorted).
+    /// The static `.shared` variables its body names: their indices in
+    /// `Module::shared_vars` (sorted).
     pub shared_used: Vec<u32>,
     /// `.reqntid` / `.maxntid`, if declared.
     pub reqntid: Option<[u32; 3]>,

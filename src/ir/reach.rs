@@ -73,8 +73,8 @@ impl Module {
             .flat_map(|&f| self.functions[f].shared_used.iter().copied())
             .collect();
         let mut size = 0u64;
-        for v in &self.shared_vars {
-            if used.contains(&v.offset) {
+        for (i, v) in self.shared_vars.iter().enumerate() {
+            if used.contains(&(i as u32)) {
                 let a = v.align.max(1) as u64;
                 size = size.div_ceil(a) * a + v.size as u64;
             }

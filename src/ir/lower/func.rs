@@ -298,9 +298,9 @@ impl FnLower<'_> {
             }
             StateSpace::Shared | StateSpace::SharedCta => {
                 match self.ctx.func_shared.get(&(self.id, v.name.clone())) {
-                    Some(off) => {
-                        scope.insert(v.name.clone(), Sym::Shared(*off));
-                        self.f.shared_used.push(*off);
+                    Some(&(off, var)) => {
+                        scope.insert(v.name.clone(), Sym::Shared(off));
+                        self.f.shared_used.push(var);
                     }
                     None => self.errors.push(error(
                         DiagnosticKind::Semantic,
@@ -538,9 +538,9 @@ impl FnLower<'_> {
         let _ = ty;
         match self.ctx.syms.get(name) {
             Some(ModuleSym::Global(g)) => Ok(Src::Global(*g, offset)),
-            Some(ModuleSym::Shared(o)) => {
-                self.f.shared_used.push(*o);
-                Ok(Src::Imm(off(*o)))
+            Some(&ModuleSym::Shared { offset, var }) => {
+                self.f.shared_used.push(var);
+                Ok(Src::Imm(off(offset)))
             }
             Some(ModuleSym::DynamicShared) => Ok(Src::Imm(off(self.ctx.shared_dynamic_offset))),
             Some(ModuleSym::Func(f)) => Ok(Src::Func(*f)),

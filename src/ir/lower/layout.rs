@@ -1,10 +1,12 @@
 //! Memory layout decided at lowering time: kernel and function parameter
 //! slots (CUDA's ABI: each parameter at the next offset aligned to its
 //! alignment), module globals with their initializer bytes and relocations,
-//! and the CTA's shared memory (static variables, then dynamic memory).
+//! and the CTA's shared memory (static variables, overlapping where no
+//! kernel uses two of them, `shared_plan.rs`; then dynamic memory).
 
 use cranelift_codegen::entity::PrimaryMap;
 
+use super::shared_plan::SharedPlan;
 use super::{error, unsupported, ModuleCtx, ModuleSym};
 use crate::front::ast::{self, Imm, Initializer, StateSpace, Statement};
 use crate::front::{Diagnostic, DiagnosticKind};
@@ -41,30 +43,62 @@ pub(crate) fn param_slots(params: &[ast::Param], _kernel: bool) -> (Vec<ParamSlo
     (slots, offset as u32)
 }
 
+/// The CTA's static shared memory: each variable at one offset, below
+/// [`MAX_STATIC_SHARED`], apart from every variable a kernel that uses it
+/// also uses, and free to overlap the others (`shared_plan.rs`).
 #[derive(Default)]
 pub(crate) struct SharedLayout {
+    /// The end of the highest variable.
     pub size: u32,
     pub max_align: u32,
-    /// Every static variable placed, in offset order.
+    /// Every static variable placed, in placement order (its index is the
+    /// variable's number in `Function::shared_used`).
     pub vars: Vec<crate::ir::SharedVar>,
+    /// Per kernel: the (start, end) of the variables placed that it uses.
+    taken: Vec<Vec<(u64, u64)>>,
 }
 
 impl SharedLayout {
-    /// Places a variable; `None` when static shared memory would exceed a block's maximum.
-    fn alloc(&mut self, size: u64, align: u32) -> Option<u32> {
-        let off = align_up(self.size as u64, align.min(4096) as u64);
+    pub fn new(kernels: usize) -> SharedLayout {
+        SharedLayout {
+            taken: vec![Vec::new(); kernels],
+            ..SharedLayout::default()
+        }
+    }
+
+    /// Places a variable that the kernels `users` use at the lowest offset
+    /// aligned to `align` clear of theirs; returns its offset and number,
+    /// `None` when a kernel's static shared memory would exceed a block's
+    /// maximum.
+    fn alloc(&mut self, users: &[u32], size: u64, align: u32) -> Option<(u32, u32)> {
+        let a = align.min(4096) as u64;
+        let mut busy: Vec<(u64, u64)> = users
+            .iter()
+            .flat_map(|&k| self.taken[k as usize].iter().copied())
+            .collect();
+        busy.sort_unstable();
+        let mut off = 0u64;
+        for (start, end) in busy {
+            if off.checked_add(size)? <= start {
+                break;
+            }
+            off = off.max(align_up(end, a));
+        }
         let end = off.checked_add(size)?;
         if end > MAX_STATIC_SHARED {
             return None;
         }
-        self.size = end as u32;
+        for &k in users {
+            self.taken[k as usize].push((off, end));
+        }
+        self.size = self.size.max(end as u32);
         self.max_align = self.max_align.max(align);
         self.vars.push(crate::ir::SharedVar {
             offset: off as u32,
             size: size as u32,
             align,
         });
-        Some(off as u32)
+        Some((off as u32, self.vars.len() as u32 - 1))
     }
 
     /// Dynamic shared memory starts after the static variables, 16-byte aligned
@@ -83,7 +117,7 @@ fn var_align(v: &ast::Variable) -> u32 {
 /// Declared size of a variable; arrays sized by their initializer (`[]`) count its elements.
 /// The largest module variable warpjit places (the default arena is 1 GiB).
 pub(crate) const MAX_VARIABLE_BYTES: u64 = 1 << 30;
-/// The largest static shared memory of a module (what one block can have on sm_90).
+/// The largest static shared memory of a kernel (what one block can have on sm_90).
 pub(crate) const MAX_STATIC_SHARED: u64 = 227 * 1024;
 /// The largest per-thread frame of one function.
 pub(crate) const MAX_FRAME_BYTES: u64 = 1 << 20;
@@ -115,6 +149,7 @@ pub(crate) fn declare_module_variable(
     ctx: &mut ModuleCtx,
     globals: &mut PrimaryMap<GlobalId, Global>,
     shared: &mut SharedLayout,
+    plan: &SharedPlan,
     errors: &mut Vec<Diagnostic>,
 ) {
     match v.space {
@@ -149,9 +184,9 @@ pub(crate) fn declare_module_variable(
             if dynamic {
                 ctx.syms.insert(v.name.clone(), ModuleSym::DynamicShared);
             } else {
-                match shared.alloc(var_size(v), var_align(v)) {
-                    Some(off) => {
-                        ctx.syms.insert(v.name.clone(), ModuleSym::Shared(off));
+                match shared.alloc(plan.module_var(&v.name), var_size(v), var_align(v)) {
+                    Some((offset, var)) => {
+                        ctx.syms.insert(v.name.clone(), ModuleSym::Shared { offset, var });
                     }
                     None => errors.push(error(
                         DiagnosticKind::Semantic,
@@ -173,6 +208,7 @@ pub(crate) fn declare_function_shared(
     body: &[Statement],
     ctx: &mut ModuleCtx,
     shared: &mut SharedLayout,
+    plan: &SharedPlan,
 ) {
     let mut found = Vec::new();
     super::walk_statements(body, &mut |s| {
@@ -184,8 +220,8 @@ pub(crate) fn declare_function_shared(
     });
     for v in found {
         // Too-large function-scope shared variables are reported when the body declares them.
-        if let Some(off) = shared.alloc(var_size(&v), var_align(&v)) {
-            ctx.func_shared.insert((id, v.name.clone()), off);
+        if let Some(placed) = shared.alloc(plan.func_var(id), var_size(&v), var_align(&v)) {
+            ctx.func_shared.insert((id, v.name.clone()), placed);
         }
     }
 }
@@ -233,7 +269,7 @@ pub(crate) fn initialize_global(
                 let target = match ctx.syms.get(name) {
                     Some(ModuleSym::Global(t)) => RelocTarget::Global(*t),
                     Some(ModuleSym::Func(f)) => RelocTarget::Function(*f),
-                    Some(ModuleSym::Shared(off)) => RelocTarget::Shared(*off),
+                    Some(ModuleSym::Shared { offset, .. }) => RelocTarget::Shared(*offset),
                     _ => {
                         errors.push(error(
                             DiagnosticKind::Semantic,

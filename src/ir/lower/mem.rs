@@ -102,9 +102,9 @@ impl FnLower<'_> {
             Some(Sym::Shared(o)) => Src::Imm(o as u64),
             None => match self.ctx.syms.get(name) {
                 Some(ModuleSym::Global(g)) => Src::Global(*g, 0),
-                Some(ModuleSym::Shared(o)) => {
-                    self.f.shared_used.push(*o);
-                    Src::Imm(*o as u64)
+                Some(&ModuleSym::Shared { offset, var }) => {
+                    self.f.shared_used.push(var);
+                    Src::Imm(offset as u64)
                 }
                 Some(ModuleSym::DynamicShared) => Src::Imm(self.ctx.shared_dynamic_offset as u64),
                 _ => {

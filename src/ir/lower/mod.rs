@@ -20,6 +20,7 @@ mod mem;
 mod misc;
 mod mods;
 mod names;
+mod shared_plan;
 mod stack;
 mod texture;
 mod video;
@@ -38,8 +39,12 @@ use crate::front::{Diagnostic, DiagnosticKind, Diagnostics, SourceFile, Span};
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum ModuleSym {
     Global(GlobalId),
-    /// Offset in the CTA's shared memory.
-    Shared(u32),
+    /// A static shared variable: its offset in the CTA's shared memory and
+    /// its number (`Function::shared_used`).
+    Shared {
+        offset: u32,
+        var: u32,
+    },
     Func(FuncId),
     /// The start of dynamic shared memory (an `extern .shared` array).
     DynamicShared,
@@ -48,8 +53,9 @@ pub(crate) enum ModuleSym {
 /// What every function's lowering can look up.
 pub(crate) struct ModuleCtx {
     pub syms: HashMap<String, ModuleSym>,
-    /// Function-scope `.shared` variables: (function, name) to shared offset.
-    pub func_shared: HashMap<(FuncId, String), u32>,
+    /// Function-scope `.shared` variables: (function, name) to shared
+    /// offset and variable number.
+    pub func_shared: HashMap<(FuncId, String), (u32, u32)>,
     pub shared_dynamic_offset: u32,
     /// Callee parameter and return slots (frame offsets), by function.
     pub signatures: HashMap<FuncId, (Vec<ParamSlot>, Vec<ParamSlot>)>,
@@ -135,15 +141,23 @@ fn lower(module: &ast::Module, source: &SourceFile, defer: bool) -> Result<Modul
     }
 
     // 2. Lay out module-scope variables and shared memory (module and function scope).
-    let mut shared = layout::SharedLayout::default();
+    let plan = shared_plan::SharedPlan::new(module, &bodies);
+    let mut shared = layout::SharedLayout::new(plan.kernels());
     for d in &module.directives {
         if let Directive::Variable(v) = d {
-            layout::declare_module_variable(v, &mut ctx, &mut globals, &mut shared, &mut errors);
+            layout::declare_module_variable(
+                v,
+                &mut ctx,
+                &mut globals,
+                &mut shared,
+                &plan,
+                &mut errors,
+            );
         }
     }
     for &(id, f) in &bodies {
         if let Some(body) = &f.body {
-            layout::declare_function_shared(id, body, &mut ctx, &mut shared);
+            layout::declare_function_shared(id, body, &mut ctx, &mut shared, &plan);
         }
     }
     ctx.shared_dynamic_offset = shared.dynamic_offset();
