@@ -22,8 +22,8 @@
 #     wheel) over the shim: cuda.bindings.runtime (cudart_runtime.py), a C
 #     program registering a fatbin and launching with cudaLaunchKernel as
 #     nvcc-built programs do (cudart_registered.c, built with cc), and
-#     CuPy (cupy-cuda12x, with CUPY_COMPILE_WITH_PTX=1 and
-#     CUPY_ACCELERATORS=""; cupy_basics.py);
+#     CuPy (cupy-cuda12x, with CUPY_COMPILE_WITH_PTX=1, without and with
+#     its CUB accelerator; cupy_basics.py);
 #   - numba-cuda kernels (vector add, shared-memory reduction, atomics)
 #     compiled with NVVM from PyPI, installed as numba-cuda[cu12] (with
 #     nvJitLink: numba links LTO-IR by default), and one linked with a CUDA
@@ -66,6 +66,7 @@ if [ "$what" = all ] || [ "$what" = python ]; then
   cc -O1 -o "$lib/../cudart_registered" cuda-shim/clients/cudart_registered.c -L"$cudart" -l:libcudart.so.12
   "$lib/../cudart_registered" ptx-samples/cuda/saxpy/kernel.compute_80.ptx
   CUPY_COMPILE_WITH_PTX=1 CUPY_ACCELERATORS="" "$venv/bin/python" cuda-shim/clients/cupy_basics.py
+  CUPY_COMPILE_WITH_PTX=1 CUPY_ACCELERATORS=cub "$venv/bin/python" cuda-shim/clients/cupy_basics.py
   LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/cuda_core_defaults.py
   LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/numba_kernels.py
   LD_PRELOAD="$interpose" "$venv/bin/python" cuda-shim/clients/numba_link.py

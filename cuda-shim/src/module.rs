@@ -306,6 +306,23 @@ fn const_bytes(ir: &warpjit::ir::Module) -> u64 {
         })
 }
 
+/// The device's compute capability as `major * 10 + minor`.
+fn device_version(s: &State) -> c_int {
+    let (major, minor) = s.arch.cc().unwrap_or((8, 0));
+    (major * 10 + minor) as c_int
+}
+
+/// A PTX `.target` (`sm_80`, `sm_90a`, `sm_100`) as CUDA's version number
+/// (80, 90, 100).
+fn ptx_version(target: &str) -> Option<c_int> {
+    let digits: String = target
+        .strip_prefix("sm_")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 /// `CUfunction_attribute` values of a kernel.
 fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresult> {
     let &(m, k) = s
@@ -326,10 +343,12 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
         2 => const_bytes(ir) as c_int,
         3 => func.frame_size as c_int,
         4 => warpjit::timing::regs::estimate(ir, k) as c_int,
-        5 | 6 => {
-            let (major, minor) = s.arch.cc().unwrap_or((8, 0));
-            (major * 10 + minor) as c_int
-        }
+        // PTX_VERSION: the virtual architecture the PTX was written for
+        // (its `.target`), which CUB's host code reads to pick the tuning
+        // policy its device code was compiled with; BINARY_VERSION: the
+        // device's.
+        5 => ptx_version(&ir.target).unwrap_or_else(|| device_version(s)),
+        6 => device_version(s),
         7 => 0,
         8 => s.arch.occupancy.shared_per_block as c_int - static_shared,
         9 => -1,

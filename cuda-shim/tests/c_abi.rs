@@ -716,6 +716,34 @@ fn a_kernels_const_size_is_its_modules_const_variables() {
     }
 }
 
+/// PTX_VERSION is the `.target` the PTX was written for (CUB's host code
+/// picks its tuning policy by it, which must match what its device code was
+/// compiled with); BINARY_VERSION the device's compute capability.
+#[test]
+fn a_kernels_ptx_version_is_its_targets_and_binary_version_the_devices() {
+    let api = api();
+    let lib = library();
+    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
+    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
+    let attr = sym!(lib, b"cuFuncGetAttribute", CuFuncGetAttribute);
+    let ptx = CString::new(GLOBALS_PTX.replace(".target sm_80", ".target sm_100a")).unwrap();
+    let name = CString::new("bump").unwrap();
+    // SAFETY: the driver API with valid handles and pointers.
+    unsafe {
+        let mut module: Handle = std::ptr::null_mut();
+        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
+        let mut f: Handle = std::ptr::null_mut();
+        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
+        let mut v = -1;
+        assert_eq!(attr(&mut v, 5, f), 0); // CU_FUNC_ATTRIBUTE_PTX_VERSION
+        assert_eq!(v, 100);
+        assert_eq!(attr(&mut v, 6, f), 0); // CU_FUNC_ATTRIBUTE_BINARY_VERSION
+        assert_eq!(v, 80, "the default device (sm_80)");
+        assert_eq!(attr(&mut v, 5, api.saxpy), 0);
+        assert_eq!(v, 80, "saxpy is compute_80 PTX");
+    }
+}
+
 extern "C" {
     fn fork() -> c_int;
     fn waitpid(pid: c_int, status: *mut c_int, options: c_int) -> c_int;
