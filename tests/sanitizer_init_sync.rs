@@ -176,13 +176,14 @@ fn stencil_halo_cells_never_loaded() {
     );
     r.unwrap();
     let got: Vec<_> = reports.iter().map(|r| (brief(r), r.address)).collect();
-    // The tile is at shared offset 4: thread 0 reads tile[0], thread 63
-    // tile[65].
+    // The tile is at shared offset 0 (the kernel's own layout: the other
+    // kernels' shared arrays overlap it): thread 0 reads tile[0], thread
+    // 63 tile[65].
     assert_eq!(
         got,
         [
-            ((UNINIT, X, X, 202), 0x4),
-            ((UNINIT, X, at(63), 206), 0x108)
+            ((UNINIT, X, X, 202), 0x0),
+            ((UNINIT, X, at(63), 206), 0x104)
         ]
     );
 }
@@ -413,8 +414,11 @@ fn named_barrier_count_below_the_threads_arriving() {
     ));
 }
 
-/// A barrier reached by half a warp cannot complete: the launch fails, and
-/// synccheck reports it; without synccheck only the launch error remains.
+/// A barrier reached by half a warp, the other half skipping to the end of
+/// the kernel: synccheck keeps CUDA's rule (a barrier in conditional code
+/// must be reached by the whole block), fails the launch and reports it;
+/// without synccheck the odd lanes, with nothing left to do, exit and the
+/// barrier completes without them, as from Volta on.
 #[test]
 fn syncthreads_taken_by_the_even_lanes_only() {
     let kernel = "syncthreads_in_lane_divergent_branch";
@@ -435,7 +439,7 @@ fn syncthreads_taken_by_the_even_lanes_only() {
         "========= Barrier error detected. Divergent thread(s) in warp: only lanes 0x55555555"
     ));
     let (r, reports) = run_checked("racecheck", SYNC, kernel, x(1), x(64), in_out);
-    assert!(r.is_err() && reports.is_empty(), "{reports:#?}");
+    assert!(r.is_ok() && reports.is_empty(), "{r:?} {reports:#?}");
 }
 
 /// Warps meeting at two different `__syncthreads()`: the barrier completes

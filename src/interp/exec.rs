@@ -505,8 +505,22 @@ impl Warp {
         has_count: bool,
         negate: bool,
     ) -> Result<Flow, Fault> {
-        let live = self.valid & !self.exited;
+        let mut live = self.valid & !self.exited;
         let first = mask.trailing_zeros() as usize;
+        let synccheck = cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck);
+        if mask != live && !synccheck {
+            // The lanes that did not come have nothing left to do but exit
+            // (an early `return` of the kernel): with independent thread
+            // scheduling (sm_70 on) they exit and the barrier, which counts
+            // the threads that have not exited, completes without them.
+            // Synccheck keeps CUDA's rule (a barrier in conditional code
+            // must be reached by the whole block) and reports it.
+            let idle = self.idle_until_exit(cta, live & !mask);
+            if idle != 0 {
+                self.exit_lanes(idle);
+                live &= !idle;
+            }
+        }
         if mask != live {
             let msg = format!(
                 "divergent barrier: only lanes {mask:#010x} of warp {} reached it, live lanes are {live:#010x}",
