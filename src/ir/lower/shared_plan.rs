@@ -49,11 +49,19 @@ impl SharedPlan {
                 _ => None,
             })
             .collect();
-        let by_name: HashMap<&str, usize> = bodies
+        let mut by_name: HashMap<&str, usize> = bodies
             .iter()
             .enumerate()
             .map(|(i, (_, f))| (f.name.as_str(), i))
             .collect();
+        // `.alias a, f;`: calling `a` calls `f`.
+        for d in &module.directives {
+            if let Directive::Alias { alias, target, .. } = d {
+                if let Some(&i) = by_name.get(target.as_str()) {
+                    by_name.insert(alias.as_str(), i);
+                }
+            }
+        }
         // Per body: the bodies it names, whether it calls through a
         // register, the module-scope shared variables it names.
         let mut callees: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
@@ -178,5 +186,74 @@ fn init_names<'a>(init: &'a Initializer, f: &mut dyn FnMut(&'a str)) {
         Initializer::Symbol { name, .. } | Initializer::Generic { name, .. } => f(name),
         Initializer::List(items) => items.iter().for_each(|i| init_names(i, f)),
         Initializer::Imm(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::{parse, SourceFile};
+    use cranelift_codegen::entity::EntityRef;
+
+    /// Who uses what: through direct calls, an `.alias`, and a call
+    /// through a register (which may reach any function).
+    #[test]
+    fn kernels_use_what_the_functions_they_reach_name() {
+        let ptx = r#".version 8.0
+.target sm_80
+.address_size 64
+.shared .align 4 .b8 s_f[16];
+.shared .align 4 .b8 s_k2[16];
+.shared .align 4 .b8 s_none[16];
+.func f()
+{
+	.reg .b32 %r<2>;
+	.shared .align 4 .b8 own[8];
+	ld.shared.u32 %r1, [s_f];
+	ret;
+}
+.alias a, f;
+.visible .entry k1()
+{
+	call.uni a, ();
+	ret;
+}
+.visible .entry k2()
+{
+	.reg .b32 %r<2>;
+	ld.shared.u32 %r1, [s_k2];
+	ret;
+}
+.visible .entry k3()
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<2>;
+	mov.u64 %rd1, 0;
+	call.uni %rd1, (), proto;
+	ret;
+}
+"#;
+        let src = SourceFile::new("plan.ptx", ptx);
+        let m = parse(&src).unwrap();
+        let funcs: Vec<&ast::Function> = m
+            .directives
+            .iter()
+            .filter_map(|d| match d {
+                Directive::Function(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        let bodies: Vec<(FuncId, &ast::Function)> = funcs
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FuncId::new(i), *f))
+            .collect();
+        let plan = SharedPlan::new(&m, &bodies);
+        assert_eq!(plan.kernels(), 3);
+        // k1 (0) reaches f through the alias; k3 (2) calls through a register.
+        assert_eq!(plan.module_var("s_f"), [0, 2]);
+        assert_eq!(plan.func_var(FuncId::new(0)), [0, 2]);
+        assert_eq!(plan.module_var("s_k2"), [1, 2]);
+        assert_eq!(plan.module_var("s_none"), [] as [u32; 0]);
     }
 }
