@@ -15,6 +15,7 @@
 //! the allocations (and freed ones) when it reports.
 
 pub mod hb;
+pub mod hooks;
 pub mod shadow;
 pub mod shared;
 
