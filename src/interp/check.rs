@@ -1,6 +1,7 @@
 //! The sanitizer's hooks in the interpreter: each decoded access of a
 //! checked launch goes to the global written bits (initcheck) or the CTA's
-//! shared-memory shadow (initcheck, racecheck); barriers and
+//! shared-memory shadow (initcheck, racecheck) through
+//! `sanitizer::hooks`, which compiled pieces call too; barriers and
 //! warp-synchronous ops are checked against their rules (synccheck). In an
 //! unchecked launch `Cta::san` is `None` and every hook returns at once.
 
