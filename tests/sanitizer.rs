@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::sanitizer::{at, brief, launch, x, X};
+use common::sanitizer::{at, brief, launch, x, ENGINES, X};
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, ModuleId, Options};
 use warpjit::sanitizer::{Hazard, Report, ReportKind, Rw, SyncError};
 use warpjit::Error;
@@ -160,7 +160,13 @@ fn memcheck_use_after_free_on(engine: Engine) {
 
 #[test]
 fn without_memcheck_a_fault_makes_no_report() {
-    let (mut dev, m) = setup("", "bugs");
+    for engine in ENGINES {
+        without_memcheck_a_fault_makes_no_report_on(engine);
+    }
+}
+
+fn without_memcheck_a_fault_makes_no_report_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("", "bugs", engine);
     let input = floats(&mut dev, (0..256).map(|i| i as f32));
     let out = dev.alloc(1024).unwrap();
     let args = [
@@ -176,7 +182,13 @@ fn without_memcheck_a_fault_makes_no_report() {
 
 #[test]
 fn initcheck_reads_of_a_buffer_never_written() {
-    let (mut dev, m) = setup("initcheck", "bugs");
+    for engine in ENGINES {
+        initcheck_reads_of_a_buffer_never_written_on(engine);
+    }
+}
+
+fn initcheck_reads_of_a_buffer_never_written_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("initcheck", "bugs", engine);
     let input = dev.alloc(1024).unwrap();
     let out = dev.alloc(1024).unwrap();
     let args = [
@@ -209,7 +221,13 @@ fn initcheck_reads_of_a_buffer_never_written() {
 
 #[test]
 fn initcheck_names_the_first_unwritten_element_in_grid_order() {
-    let (mut dev, m) = setup("initcheck", "bugs");
+    for engine in ENGINES {
+        initcheck_names_the_first_unwritten_element_in_grid_order_on(engine);
+    }
+}
+
+fn initcheck_names_the_first_unwritten_element_in_grid_order_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("initcheck", "bugs", engine);
     let input = floats(&mut dev, (0..128).map(|i| i as f32));
     // A larger buffer, of which only the first 128 elements are copied.
     let big = dev.alloc(1024).unwrap();
@@ -234,7 +252,13 @@ fn initcheck_names_the_first_unwritten_element_in_grid_order() {
 
 #[test]
 fn initcheck_shared_tile_half_loaded() {
-    let (mut dev, m) = setup("initcheck", "bugs");
+    for engine in ENGINES {
+        initcheck_shared_tile_half_loaded_on(engine);
+    }
+}
+
+fn initcheck_shared_tile_half_loaded_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("initcheck", "bugs", engine);
     let input = floats(&mut dev, (0..64).map(|i| i as f32));
     let out = dev.alloc(256).unwrap();
     let args = [KernelArg::Ptr(input), KernelArg::Ptr(out)];
@@ -251,7 +275,13 @@ fn initcheck_shared_tile_half_loaded() {
 
 #[test]
 fn racecheck_reduction_missing_syncthreads() {
-    let (mut dev, m) = setup("racecheck", "bugs");
+    for engine in ENGINES {
+        racecheck_reduction_missing_syncthreads_on(engine);
+    }
+}
+
+fn racecheck_reduction_missing_syncthreads_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("racecheck", "bugs", engine);
     let input = floats(&mut dev, (0..512).map(|i| i as f32));
     let out = dev.alloc(16).unwrap();
     let args = [KernelArg::Ptr(input), KernelArg::Ptr(out)];
@@ -287,7 +317,13 @@ fn racecheck_reduction_missing_syncthreads() {
 
 #[test]
 fn racecheck_within_a_warp_without_syncwarp() {
-    let (mut dev, m) = setup("racecheck", "bugs");
+    for engine in ENGINES {
+        racecheck_within_a_warp_without_syncwarp_on(engine);
+    }
+}
+
+fn racecheck_within_a_warp_without_syncwarp_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("racecheck", "bugs", engine);
     let input = dev.alloc(128).unwrap();
     dev.memset(input, 1, 128).unwrap();
     let out = dev.alloc(128).unwrap();
@@ -308,7 +344,13 @@ fn racecheck_within_a_warp_without_syncwarp() {
 
 #[test]
 fn racecheck_the_same_flag_written_by_two_warps() {
-    let (mut dev, m) = setup("racecheck", "bugs");
+    for engine in ENGINES {
+        racecheck_the_same_flag_written_by_two_warps_on(engine);
+    }
+}
+
+fn racecheck_the_same_flag_written_by_two_warps_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("racecheck", "bugs", engine);
     let out = dev.alloc(256).unwrap();
     launch(
         &dev,
@@ -343,7 +385,13 @@ fn reports_are_the_same_whatever_the_thread_scheduling() {
 
 #[test]
 fn synccheck_barrier_count_not_a_multiple_of_32() {
-    let (mut dev, m) = setup("synccheck", "bugs");
+    for engine in ENGINES {
+        synccheck_barrier_count_not_a_multiple_of_32_on(engine);
+    }
+}
+
+fn synccheck_barrier_count_not_a_multiple_of_32_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("synccheck", "bugs", engine);
     let out = dev.alloc(256).unwrap();
     launch(
         &dev,
@@ -364,7 +412,13 @@ fn synccheck_barrier_count_not_a_multiple_of_32() {
 
 #[test]
 fn synccheck_shuffle_member_mask_missing_executing_lanes() {
-    let (mut dev, m) = setup("synccheck", "bugs");
+    for engine in ENGINES {
+        synccheck_shuffle_member_mask_missing_executing_lanes_on(engine);
+    }
+}
+
+fn synccheck_shuffle_member_mask_missing_executing_lanes_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("synccheck", "bugs", engine);
     let input = dev.alloc(128).unwrap();
     dev.memset(input, 0, 128).unwrap();
     let out = dev.alloc(128).unwrap();
@@ -380,7 +434,13 @@ fn synccheck_shuffle_member_mask_missing_executing_lanes() {
 
 #[test]
 fn synccheck_ballot_naming_lanes_that_do_not_execute_it() {
-    let (mut dev, m) = setup("synccheck", "bugs");
+    for engine in ENGINES {
+        synccheck_ballot_naming_lanes_that_do_not_execute_it_on(engine);
+    }
+}
+
+fn synccheck_ballot_naming_lanes_that_do_not_execute_it_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("synccheck", "bugs", engine);
     let input = dev.alloc(128).unwrap();
     dev.memset(input, 1, 128).unwrap();
     let out = dev.alloc(128).unwrap();
@@ -403,7 +463,13 @@ fn synccheck_ballot_naming_lanes_that_do_not_execute_it() {
 
 #[test]
 fn correct_kernels_make_no_report_with_every_check() {
-    let (mut dev, m) = setup("all", "correct");
+    for engine in ENGINES {
+        correct_kernels_make_no_report_with_every_check_on(engine);
+    }
+}
+
+fn correct_kernels_make_no_report_with_every_check_on(engine: Engine) {
+    let (mut dev, m) = common::sanitizer::setup("all", "correct", engine);
     let n = 64 * 64;
     let input = floats(&mut dev, (0..n).map(|i| i as f32));
     let out = dev.alloc(n as u64 * 4).unwrap();
@@ -461,8 +527,14 @@ fn correct_kernels_make_no_report_with_every_check() {
 
 #[test]
 fn checked_launches_compute_what_unchecked_ones_do() {
+    for engine in ENGINES {
+        checked_launches_compute_what_unchecked_ones_do_on(engine);
+    }
+}
+
+fn checked_launches_compute_what_unchecked_ones_do_on(engine: Engine) {
     let run = |checks: &str| {
-        let (mut dev, m) = setup(checks, "correct");
+        let (mut dev, m) = common::sanitizer::setup(checks, "correct", engine);
         let input = floats(&mut dev, (0..4096).map(|i| (i % 97) as f32));
         let out = dev.alloc(4096 * 4).unwrap();
         let args = [

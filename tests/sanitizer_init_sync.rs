@@ -10,8 +10,7 @@
 //! barrier whose count is below its arrivals, and `__syncthreads()` in
 //! lane- and warp-divergent branches. Each test asserts the exact reports
 //! (kind, block, thread, PTX line, and address or message), the same on
-//! both engines (these checks run on the interpreter whichever engine the
-//! device names).
+//! both engines.
 
 mod common;
 
@@ -104,15 +103,17 @@ fn histogram_atomics_on_counts_never_zeroed() {
         assert_eq!(again.to_string(), r.to_string());
     }
     // Zeroed first (the fix), no report; the counts are right.
-    let (mut dev, m) = setup("initcheck", INIT, warpjit::runtime::Engine::Interp);
-    let dv = upload(&mut dev, &data, |b| vec![b]);
-    let counts = zeroed(&mut dev, 64);
-    let args = [A::Ptr(dv), A::Ptr(counts), A::I32(100)];
-    launch(&dev, m, kernel, x(2), x(64), &args).unwrap();
-    assert!(dev.take_reports().is_empty());
-    let mut want = vec![0u32; 16];
-    data.iter().for_each(|&b| want[(b & 15) as usize] += 1);
-    assert_eq!(read_u32(&dev, counts, 16), want);
+    for engine in ENGINES {
+        let (mut dev, m) = setup("initcheck", INIT, engine);
+        let dv = upload(&mut dev, &data, |b| vec![b]);
+        let counts = zeroed(&mut dev, 64);
+        let args = [A::Ptr(dv), A::Ptr(counts), A::I32(100)];
+        launch(&dev, m, kernel, x(2), x(64), &args).unwrap();
+        assert!(dev.take_reports().is_empty(), "{engine:?}");
+        let mut want = vec![0u32; 16];
+        data.iter().for_each(|&b| want[(b & 15) as usize] += 1);
+        assert_eq!(read_u32(&dev, counts, 16), want, "{engine:?}");
+    }
 }
 
 #[test]
@@ -470,7 +471,7 @@ fn syncthreads_in_branches_on_the_warp_index() {
         "{text}"
     );
     // One report per launch, not per round or block.
-    let (mut dev, m) = setup("synccheck", SYNC, warpjit::runtime::Engine::Interp);
+    let (mut dev, m) = setup("synccheck", SYNC, warpjit::runtime::Engine::Jit);
     let args = in_out(&mut dev);
     launch(&dev, m, kernel, x(4), x(64), &args).unwrap();
     assert_eq!(dev.take_reports().len(), 1);

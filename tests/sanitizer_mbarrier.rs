@@ -6,8 +6,7 @@
 //! make no report; the kernels of ptx-samples/sanitizer/bugs_mbarrier.cu
 //! (NVRTC output, compute_90) that race around an mbarrier (reading a bulk
 //! copy's destination before the wait, writing after the arrival, waiting
-//! for the wrong parity) are reported exactly, on both engines (racecheck
-//! runs on the interpreter whichever engine the device names).
+//! for the wrong parity) are reported exactly, on both engines.
 
 mod common;
 

@@ -17,6 +17,7 @@ use std::mem::offset_of;
 
 use crate::ir::{Block, FuncId};
 use crate::runtime::memory::GlobalMemory;
+use crate::sanitizer::{shadow::InitShadow, CtaState};
 
 /// A compiled piece: `entry(env, mask)` runs the ops `start..end` of its
 /// block for the lanes in `mask`; it returns 0, or 1 when a lane faulted
@@ -150,6 +151,17 @@ pub struct PieceEnv {
     /// Timing pieces: where they record their memory accesses (set by the
     /// driver before it runs a piece with traced ops).
     pub trace: *mut Trace,
+    /// Checked builds (`jit::compile_checked`), set by the driver before a
+    /// piece of a checked launch runs: the CTA's sanitizer state, global
+    /// memory's written bits (null without initcheck), the piece's function
+    /// and the warp's counters before the piece (its first op, the only
+    /// checked access of a checked piece, is instruction `san_instr + 1`),
+    /// which the hooks (`sanitizer::hooks`) take as the interpreter's do.
+    pub san: *mut CtaState,
+    pub san_init: *const InitShadow,
+    pub san_func: FuncId,
+    pub san_instr: u32,
+    pub san_wsync: u32,
 }
 
 /// The memory accesses a timing piece recorded: per traced op (its slot),

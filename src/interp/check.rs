@@ -1,6 +1,7 @@
 //! The sanitizer's hooks in the interpreter: each decoded access of a
 //! checked launch goes to the global written bits (initcheck) or the CTA's
-//! shared-memory shadow (initcheck, racecheck); barriers and
+//! shared-memory shadow (initcheck, racecheck) through
+//! `sanitizer::hooks`, which compiled pieces call too; barriers and
 //! warp-synchronous ops are checked against their rules (synccheck). In an
 //! unchecked launch `Cta::san` is `None` and every hook returns at once.
 
@@ -9,8 +10,9 @@ use std::cell::RefCell;
 use super::lanes::Place;
 use super::warp::Warp;
 use super::Cta;
-use crate::ir::{AtomOp, Op, OpKind, Space};
+use crate::ir::{AtomOp, Op, OpKind};
 use crate::runtime::memory::GLOBAL_BASE;
+use crate::sanitizer::hooks::{self, Spot};
 use crate::sanitizer::shared::{SharedShadow, Who};
 use crate::sanitizer::{Access, Checks, CtaState, Finding, Rw, Site, SyncError};
 
@@ -61,6 +63,19 @@ impl MbarEvent {
     /// The parity of the phase `before` -> `after` completed, if it did.
     pub(super) fn flipped(before: bool, after: bool) -> Option<bool> {
         (before != after).then_some(before)
+    }
+}
+
+/// The sanitizer's view of a decoded place (another CTA's shared memory,
+/// local memory and the parameters are not checked).
+fn spot(place: Place) -> Option<Spot> {
+    match place {
+        Place::Global(off) => Some(Spot::Global {
+            off,
+            addr: GLOBAL_BASE + off,
+        }),
+        Place::Shared(at) => Some(Spot::Shared(at)),
+        Place::Local(_) | Place::KernelParam(_) | Place::Remote(..) => None,
     }
 }
 
@@ -140,47 +155,11 @@ impl Warp {
         let Some(san) = cta.san.as_deref_mut() else {
             return;
         };
-        let thread = self.index * 32 + lane as u32;
-        match place {
-            Place::Global(off) => {
-                let Some(init) = cta.ctx.memory.init_shadow() else {
-                    return;
-                };
-                match rw {
-                    Rw::Write | Rw::Atomic => init.set(off, size, true),
-                    Rw::Read => {
-                        if init.first_unwritten(off, size).is_some() {
-                            san.findings.add(Finding::Uninitialized {
-                                space: Space::Global,
-                                addr: GLOBAL_BASE + off,
-                                size: size as u32,
-                                access: Access {
-                                    rw,
-                                    thread,
-                                    site: self.site(op),
-                                },
-                            });
-                        }
-                    }
-                }
-            }
-            Place::Shared(at) => {
-                let who = Who {
-                    thread,
-                    wsync: self.san_wsync,
-                    instr: self.san_instr,
-                    site: self.site(op),
-                };
-                match rw {
-                    Rw::Read => san.shadow.read(at, size as usize, &who, &mut san.findings),
-                    Rw::Write | Rw::Atomic => {
-                        san.shadow.write(at, size as usize, &who, &mut san.findings)
-                    }
-                }
-            }
-            // Another CTA's shared memory is not shadowed.
-            Place::Local(_) | Place::KernelParam(_) | Place::Remote(..) => {}
-        }
+        let Some(spot) = spot(place) else {
+            return;
+        };
+        let who = self.who(op, lane);
+        hooks::access(san, cta.ctx.memory.init_shadow(), spot, size, rw, &who);
     }
 
     /// One lane's atomic of `size` bytes. All but an exchange read the
@@ -202,6 +181,9 @@ impl Warp {
         let Some(san) = cta.san.as_deref_mut() else {
             return;
         };
+        let Some(spot) = spot(place) else {
+            return;
+        };
         let reads = !matches!(
             op.kind,
             OpKind::Atom {
@@ -213,38 +195,16 @@ impl Warp {
                 ..
             }
         );
-        let thread = self.index * 32 + lane as u32;
-        match place {
-            Place::Global(off) => {
-                let Some(init) = cta.ctx.memory.init_shadow() else {
-                    return;
-                };
-                if reads && init.first_unwritten(off, size).is_some() {
-                    san.findings.add(Finding::Uninitialized {
-                        space: Space::Global,
-                        addr: GLOBAL_BASE + off,
-                        size: size as u32,
-                        access: Access {
-                            rw: Rw::Read,
-                            thread,
-                            site: self.site(op),
-                        },
-                    });
-                } else {
-                    init.set(off, size, true);
-                }
-            }
-            Place::Shared(at) => {
-                let who = Who {
-                    thread,
-                    wsync: self.san_wsync,
-                    instr: self.san_instr,
-                    site: self.site(op),
-                };
-                san.shadow
-                    .atomic(at, size as usize, reads, &who, &mut san.findings)
-            }
-            _ => {}
+        let who = self.who(op, lane);
+        hooks::atomic(san, cta.ctx.memory.init_shadow(), spot, size, reads, &who);
+    }
+
+    fn who(&self, op: &Op, lane: usize) -> Who {
+        Who {
+            thread: self.index * 32 + lane as u32,
+            wsync: self.san_wsync,
+            instr: self.san_instr,
+            site: self.site(op),
         }
     }
 

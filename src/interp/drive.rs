@@ -372,6 +372,20 @@ impl Warp {
             env.trace = &mut **trace;
             self.traced = Some((frame.func, top.block, top.pc, piece.traced));
         }
+        if let Some(san) = cta.san.as_deref_mut() {
+            // A checked build's piece calls the hooks (`sanitizer::hooks`)
+            // as the interpreter would; its ops count as `n` instructions.
+            env.san = san;
+            env.san_init = cta
+                .ctx
+                .memory
+                .init_shadow()
+                .map_or(std::ptr::null(), |i| i as *const _);
+            env.san_func = frame.func;
+            env.san_instr = self.san_instr;
+            env.san_wsync = self.san_wsync;
+            self.san_instr = self.san_instr.wrapping_add(n as u32);
+        }
         self.clock = self.clock.wrapping_add(piece.cost as u64);
         frame.stack.last_mut().unwrap().pc = piece.end as usize;
         // SAFETY: the env points at this warp's live registers, local

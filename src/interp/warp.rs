@@ -273,6 +273,11 @@ impl Warp {
             region_steps: 0,
             region_cost: 0,
             trace: std::ptr::null_mut(),
+            san: std::ptr::null_mut(),
+            san_init: std::ptr::null(),
+            san_func: ctx.kernel,
+            san_instr: 0,
+            san_wsync: 0,
         }
     }
 

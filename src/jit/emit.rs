@@ -72,6 +72,11 @@ pub(super) struct PieceBuilder<'a, 'b> {
     /// lanes of one call often update one address (a counter, a lock, a
     /// compare-and-swap loop), and an address that passed passes again.
     pub checked_atomic: HashMap<u32, Variable>,
+    /// Checked builds: accesses call the sanitizer's hook
+    /// (`helpers::jit_check`); while one is emitted, what it is (a
+    /// `helpers::HOOK_*` kind) and its op.
+    pub hooks: bool,
+    pub hook: Option<(u32, *const Op)>,
     /// Timing pieces: the env's trace, and the slot of the next traced access.
     pub trace: Option<Value>,
     pub trace_slot: usize,
@@ -126,6 +131,8 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             clock: Value::new(0),
             uses_local: false,
             checked_atomic: HashMap::new(),
+            hooks: false,
+            hook: None,
             trace: None,
             trace_slot: 0,
             trusted: MemFlagsData::trusted(),
@@ -190,11 +197,13 @@ pub(super) fn emit_piece(
     trampolines: trampoline::Trampolines,
     live_after: &RegSet,
     trace: bool,
+    hooks: bool,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> bool {
     let (start, end) = (plan.start, plan.end);
     let ops = &func.blocks[plan.block].ops;
     let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs, trampolines);
+    p.hooks = hooks;
     if trace {
         p.trace = Some(p.load_env(I64, offsets::TRACE));
     }
@@ -219,7 +228,8 @@ pub(super) fn emit_piece(
         }
     }
     for (i, op) in ops.iter().enumerate().take(end).skip(start) {
-        if super::mem::inline_global_atomic(op) {
+        // (A checked build calls the hook for every lane's access.)
+        if super::mem::inline_global_atomic(op) && !hooks {
             let var = p.b.declare_var(I64);
             let none = p.b.ins().iconst(I64, 0);
             p.b.def_var(var, none);
@@ -615,6 +625,38 @@ impl PieceBuilder<'_, '_> {
             .ins()
             .call_indirect(sig, f, &[self.env, op_ptr, lane, addr, b, c, out]);
         (self.b.inst_results(call)[0], slot)
+    }
+
+    /// Checked builds, while an access is emitted (`hook`): calls
+    /// [`helpers::jit_check`] for this lane's access at `off` (arena
+    /// offset, or shared offset with `shared`).
+    pub fn call_check(&mut self, index: u32, off: Value, size: u64, shared: bool) {
+        let Some((what, op)) = self.hook else {
+            return;
+        };
+        let what = what | if shared { helpers::HOOK_SHARED } else { 0 };
+        let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+        s.params = vec![
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+            AbiParam::new(I32),
+            AbiParam::new(I32),
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+        ];
+        let sig = self.b.import_signature(s);
+        let f = self
+            .b
+            .ins()
+            .iconst(I64, helpers::jit_check as *const () as i64);
+        let op = self.b.ins().iconst(I64, op as i64);
+        let what = self.b.ins().iconst(I32, what as i64);
+        let index = self.b.ins().iconst(I32, index as i64);
+        let size = self.b.ins().iconst(I64, size as i64);
+        self.b
+            .ins()
+            .call_indirect(sig, f, &[self.env, op, what, index, off, size, self.lane]);
     }
 
     /// Calls [`helpers::jit_global_check`] through its trampoline; returns

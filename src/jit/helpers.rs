@@ -1,11 +1,15 @@
 //! Rust functions that compiled pieces call: the pure-op fallback (the same
 //! [`pure::eval`] the interpreter uses), the full global-memory check when
-//! the inline one does not accept an access, atomics, and fault recording. All take the [`PieceEnv`] the driver built.
+//! the inline one does not accept an access, atomics, fault recording, and the sanitizer's access hook of checked
+//! builds ([`jit_check`]). All take the [`PieceEnv`] the driver built.
 
 use crate::interp::abi::{PieceEnv, FAULT_MISALIGNED, FAULT_OUT_OF_BOUNDS};
 use crate::interp::pure::{self, MAX_OPERANDS};
 use crate::ir::{AtomOp, Op, OpKind, Space};
-use crate::runtime::memory::{AccessFault, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::runtime::memory::{AccessFault, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::sanitizer::hooks::{self, Spot};
+use crate::sanitizer::shared::Who;
+use crate::sanitizer::{Rw, Site};
 use crate::sem;
 
 /// Computes a pure op from `MAX_OPERANDS` source values into `out`.
@@ -212,4 +216,65 @@ fn atom_elements(
         }
     }
     0
+}
+
+/// What [`jit_check`] is told an access is: its kind in the low two bits,
+/// [`HOOK_SHARED`] for shared memory (else global, by arena offset).
+pub(super) const HOOK_READ: u32 = 0;
+pub(super) const HOOK_WRITE: u32 = 1;
+/// An atomic that reads what it updates (all but an exchange) ...
+pub(super) const HOOK_ATOMIC_READS: u32 = 2;
+/// ... and one that does not.
+pub(super) const HOOK_ATOMIC: u32 = 3;
+pub(super) const HOOK_SHARED: u32 = 4;
+
+/// Checked builds: lane `lane`'s access of `size` bytes by `op`, the op at
+/// `index` of the piece's block, at `off` (arena offset, or shared offset
+/// with [`HOOK_SHARED`]), passed to the sanitizer's hooks with what the
+/// interpreter gives them (`interp::check`). Not called once a lane has
+/// faulted at this op: the interpreter stops there.
+///
+/// # Safety
+/// `env` is the piece's environment with its `san` fields set by the
+/// driver (`san` live and not otherwise borrowed during the call); `op`
+/// points at a live op.
+pub unsafe extern "C" fn jit_check(
+    env: *mut PieceEnv,
+    op: *const Op,
+    what: u32,
+    index: u32,
+    off: u64,
+    size: u64,
+    lane: u64,
+) {
+    let env = &mut *env;
+    if env.fault_op == index || env.san.is_null() {
+        return;
+    }
+    let op = &*op;
+    let san = &mut *env.san;
+    let init = env.san_init.as_ref();
+    let who = Who {
+        thread: env.warp_index * 32 + lane as u32,
+        wsync: env.san_wsync,
+        instr: env.san_instr.wrapping_add(1),
+        site: Site {
+            func: env.san_func,
+            span: op.span,
+            loc: op.loc,
+        },
+    };
+    let spot = match what & HOOK_SHARED {
+        0 => Spot::Global {
+            off,
+            addr: GLOBAL_BASE.wrapping_add(off),
+        },
+        _ => Spot::Shared(off as usize),
+    };
+    match what & 3 {
+        HOOK_READ => hooks::access(san, init, spot, size, Rw::Read, &who),
+        HOOK_WRITE => hooks::access(san, init, spot, size, Rw::Write, &who),
+        HOOK_ATOMIC_READS => hooks::atomic(san, init, spot, size, true, &who),
+        _ => hooks::atomic(san, init, spot, size, false, &who),
+    }
 }

@@ -44,6 +44,27 @@ pub(super) fn inline_global_atomic(op: &Op) -> bool {
     }
 }
 
+/// Whether `atomic` performs `op` inline (else through a helper, which a
+/// checked build cannot hook: such atomics are interpreted there).
+pub(super) fn inline_atomic(op: &Op) -> bool {
+    match op.kind {
+        OpKind::Atom {
+            op: aop,
+            space,
+            ty,
+            vec,
+            ..
+        } => {
+            matches!(
+                space,
+                Space::Global | Space::Shared | Space::Local | Space::FrameParam | Space::Generic
+            ) && vec <= 1
+                && inline_rmw(aop, ty).is_some()
+        }
+        _ => true,
+    }
+}
+
 fn aop_of(op: &Op) -> AtomOp {
     match op.kind {
         OpKind::Atom { op, .. } => op,
@@ -133,7 +154,11 @@ impl PieceBuilder<'_, '_> {
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
         self.record(op, addr);
+        self.hook = self
+            .hooks
+            .then_some((super::helpers::HOOK_READ, op as *const Op));
         let ptr = self.access(index, space, addr, size * n, false);
+        self.hook = None;
         let flags = self.trusted;
         for (k, &d) in op.dsts.iter().enumerate() {
             let at = (k as u64 * size) as i32;
@@ -158,7 +183,11 @@ impl PieceBuilder<'_, '_> {
         let addr = self.b.ins().iadd_imm_s(addr, offset);
         self.record(op, addr);
         let values: Vec<Value> = op.srcs[1..].iter().map(|s| self.src(s)).collect();
+        self.hook = self
+            .hooks
+            .then_some((super::helpers::HOOK_WRITE, op as *const Op));
         let ptr = self.access(index, space, addr, size * n, true);
+        self.hook = None;
         let flags = self.trusted;
         for (k, v) in values.into_iter().enumerate() {
             let at = (k as u64 * size) as i32;
@@ -193,10 +222,16 @@ impl PieceBuilder<'_, '_> {
         );
         if let (true, Some(rmw)) = (inline_space, inline_rmw(aop_of(op), ty)) {
             let size = ty.bytes() as u64;
+            let what = match aop_of(op) {
+                AtomOp::Exch => super::helpers::HOOK_ATOMIC,
+                _ => super::helpers::HOOK_ATOMIC_READS,
+            };
+            self.hook = self.hooks.then_some((what, op as *const Op));
             let ptr = match self.checked_atomic.get(&index) {
                 Some(&last) => self.global_again(index, addr, size, last),
                 None => self.access(index, space, addr, size, true),
             };
+            self.hook = None;
             let width = match size {
                 2 => I16,
                 4 => I32,
@@ -486,6 +521,7 @@ impl PieceBuilder<'_, '_> {
                 let kind = self.b.ins().iadd_imm_s(status, -1);
                 self.fault(index, kind, code, addr, size);
                 self.b.switch_to_block(ok);
+                self.call_check(index, a_off, size, false);
                 self.b.ins().iadd(self.arena, a_off)
             }
             Region::Shared | Region::Local => {
@@ -506,6 +542,9 @@ impl PieceBuilder<'_, '_> {
                     )
                 };
                 self.bounds_exit(off, len, size, ok, index, code, addr);
+                if let Region::Shared = region {
+                    self.call_check(index, off, size, true);
+                }
                 let p = self.b.ins().iadd(base, off);
                 p
             }

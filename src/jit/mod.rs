@@ -179,6 +179,29 @@ pub fn compile_for(
     global_addrs: &[u64],
     timing: bool,
 ) -> Result<CompiledModule, JitError> {
+    compile_with(module, global_addrs, timing, false)
+}
+
+/// As [`compile`], for launches with racecheck or initcheck: every access
+/// of global, constant or shared memory (generic addresses included)
+/// calls the sanitizer's hooks (`helpers::jit_check`) with what the
+/// interpreter gives them, in the interpreter's order (each such access
+/// starts a piece, `plan::run`); atomics the JIT performs through a helper
+/// are interpreted, and only regions that touch no such memory are
+/// compiled.
+pub fn compile_checked(
+    module: &ir::Module,
+    global_addrs: &[u64],
+) -> Result<CompiledModule, JitError> {
+    compile_with(module, global_addrs, false, true)
+}
+
+fn compile_with(
+    module: &ir::Module,
+    global_addrs: &[u64],
+    timing: bool,
+    checked: bool,
+) -> Result<CompiledModule, JitError> {
     let start = Instant::now();
     let err = |function: &str, message: String| JitError {
         function: function.to_string(),
@@ -235,7 +258,15 @@ pub fn compile_for(
         let liveness = ir::liveness::Liveness::compute(func);
         regions[fid] = vec![None; func.blocks.len()];
         if !timing && std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
-            for r in plan::regions(func, cluster) {
+            let private = |r: &plan::RegionPlan| {
+                r.blocks
+                    .iter()
+                    .all(|&b| func.blocks[b].ops.iter().all(|o| plan::is_private(&o.kind)))
+            };
+            for r in plan::regions(func, cluster)
+                .into_iter()
+                .filter(|r| !checked || private(r))
+            {
                 let name = format!("{}_{}_region", fid.index(), r.header.index());
                 let id = jit
                     .declare_function(&name, Linkage::Local, &sig)
@@ -256,7 +287,7 @@ pub fn compile_for(
                 declared_regions.push((fid, r, id, live_outs, uses_local));
             }
         }
-        for p in plan::run(func, timing, cluster) {
+        for p in plan::run(func, timing, cluster, checked) {
             let live_after = liveness.live_at(func, p.block, p.end);
             let name = format!("{}_{}_{}", fid.index(), p.block.index(), p.start);
             let id = jit
@@ -272,6 +303,7 @@ pub fn compile_for(
                 trampolines,
                 &live_after,
                 timing,
+                checked,
                 jit.isa().frontend_config(),
             );
             define(&mut jit, &mut ctx, id, &name, &func.name)?;

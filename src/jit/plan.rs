@@ -119,15 +119,22 @@ fn reads_clock(kind: &OpKind) -> bool {
 /// see [`super::compile_for`]). The traced ops of a timing piece are its
 /// [`is_traced`] ops, in order.
 /// With `cluster`, shared and generic accesses stay out of pieces
-/// ([`reaches_cluster`]).
-pub fn run(f: &Function, timing: bool, cluster: bool) -> Vec<PiecePlan> {
+/// ([`reaches_cluster`]). With `checked` (a checked build, whose accesses
+/// call the sanitizer's hooks), every access of memory other lanes see
+/// starts a piece, so that its hooks run for all lanes before any later
+/// op and after every earlier one, in the interpreter's order; atomics
+/// performed through a helper are interpreted.
+pub fn run(f: &Function, timing: bool, cluster: bool, checked: bool) -> Vec<PiecePlan> {
     let mut out = Vec::new();
     for (block, data) in f.blocks.iter() {
         let mut start: Option<usize> = None;
         let (mut read, mut wrote) = (0u8, 0u8);
         let mut traced = 0;
         for (i, op) in data.ops.iter().enumerate() {
-            if !runs_in_piece(&op.kind) || (cluster && reaches_cluster(&op.kind)) {
+            if !runs_in_piece(&op.kind)
+                || (cluster && reaches_cluster(&op.kind))
+                || (checked && !super::mem::inline_atomic(op))
+            {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {
                         block,
@@ -151,7 +158,10 @@ pub fn run(f: &Function, timing: bool, cluster: bool) -> Vec<PiecePlan> {
                 && (reads_clock(&op.kind)
                     || start.is_some_and(|s| i - s >= 64)
                     || (is_traced(&op.kind) && traced == abi::TRACE_SLOTS));
-            let conflict = (w & (read | wrote)) != 0 || (r & wrote) != 0 || timing_split;
+            let conflict = (w & (read | wrote)) != 0
+                || (r & wrote) != 0
+                || timing_split
+                || (checked && (r | w) != 0);
             if conflict {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {

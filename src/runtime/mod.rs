@@ -54,6 +54,9 @@ pub const MAX_PARAM_BYTES: u32 = 32764;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModuleId(usize);
 
+/// How a module is compiled (`jit::compile` and its variants).
+type Build = fn(&ir::Module, &[u64]) -> Result<jit::CompiledModule, jit::JitError>;
+
 struct LoadedModule {
     source: SourceFile,
     /// Never mutated after loading: compiled code points into its ops.
@@ -61,6 +64,8 @@ struct LoadedModule {
     global_addrs: Vec<u64>,
     /// Compiled on the first JIT launch, then reused.
     compiled: OnceLock<Result<jit::CompiledModule, String>>,
+    /// The build of launches with racecheck or initcheck (`jit::compile_checked`).
+    compiled_checked: OnceLock<Result<jit::CompiledModule, String>>,
     /// What timed launches use, per instruction order (PTX, compiler),
     /// built on the first such launch.
     timed: [OnceLock<timed::TimedBuild>; 2],
@@ -274,6 +279,7 @@ impl Device {
             ir,
             global_addrs,
             compiled: OnceLock::new(),
+            compiled_checked: OnceLock::new(),
             timed: [OnceLock::new(), OnceLock::new()],
             zeroed_regs,
             reserved_shared,
@@ -570,15 +576,22 @@ impl Device {
                 "a cooperative launch with clusters is not supported".into(),
             ));
         }
-        // A launch with checks that need hooks runs on the interpreter,
-        // which calls them; memcheck alone needs none (see `checked`).
+        // Racecheck and initcheck hook every access: a launch with them
+        // runs the checked build, whose accesses call the hooks as the
+        // interpreter does; synccheck's ops (barriers, warp-synchronous
+        // ops) are the driver's, and memcheck needs no hook (see `checked`).
         let checks = self.options.checks;
         let san = checks.any().then(|| crate::sanitizer::Launch {
             checks,
             collector: Default::default(),
         });
-        let (code, compile_time) = match checks.hooks() {
-            true => (None, Duration::ZERO),
+        let (code, compile_time) = match checks.racecheck || checks.initcheck {
+            true => self.compiled(
+                &lm.ir,
+                &lm.global_addrs,
+                &lm.compiled_checked,
+                jit::compile_checked,
+            )?,
             false => self.code(lm)?,
         };
         let start = Instant::now();
@@ -617,24 +630,25 @@ impl Device {
         &self,
         lm: &'a LoadedModule,
     ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
-        self.compiled(&lm.ir, &lm.global_addrs, &lm.compiled, false)
+        self.compiled(&lm.ir, &lm.global_addrs, &lm.compiled, jit::compile)
     }
 
-    /// `ir` compiled into `cell` on first use (`timing`: the timing
-    /// driver's build, see `jit::compile_for`); none with the interpreter.
+    /// `ir` compiled by `build` into `cell` on first use (the timing
+    /// driver's build, a checked build: see `jit::compile_for`,
+    /// `jit::compile_checked`); none with the interpreter.
     fn compiled<'a>(
         &self,
         ir: &ir::Module,
         global_addrs: &[u64],
         cell: &'a OnceLock<Result<jit::CompiledModule, String>>,
-        timing: bool,
+        build: Build,
     ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
         let mut compile_time = Duration::ZERO;
         if self.options.engine == Engine::Interp {
             return Ok((None, compile_time));
         }
         let compiled = cell.get_or_init(|| {
-            let c = jit::compile_for(ir, global_addrs, timing).map_err(|e| e.to_string());
+            let c = build(ir, global_addrs).map_err(|e| e.to_string());
             if let Ok(c) = &c {
                 compile_time = c.compile_time;
             }

@@ -412,7 +412,10 @@ impl Device {
             b
         });
         let timed_ir = build.ir(lm);
-        let (code, jit_time) = self.compiled(timed_ir, &lm.global_addrs, &build.compiled, true)?;
+        let (code, jit_time) =
+            self.compiled(timed_ir, &lm.global_addrs, &build.compiled, |m, a| {
+                jit::compile_for(m, a, true)
+            })?;
         compile_time += jit_time;
         let source = &lm.source;
         let line_of = |offset: u32| source.line_col(offset as usize).line as u32;

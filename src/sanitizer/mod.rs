@@ -6,15 +6,17 @@
 //!
 //! The shadow state lives beside: [`shadow`] owns global memory's
 //! "written" bits (initcheck), [`shared`] a CTA's shared-memory shadow
-//! (written bits and the race records of racecheck). The engines call the
-//! hooks of those two; this module and its children depend only on the IR
-//! and the front end's spans, never on an engine, so the interpreter calls
-//! them today and compiled code can call the same hooks later. Memcheck
+//! (written bits and the race records of racecheck), and [`hooks`] the
+//! access hooks over both that the engines call. This module and its
+//! children depend only on the IR and the front end's spans, never on an
+//! engine: the interpreter (`interp::check`) and compiled code
+//! (`jit::helpers::jit_check`) call the same hooks. Memcheck
 //! needs no shadow: device memory already refuses every access outside a
 //! live allocation, and the runtime describes the refused address against
 //! the allocations (and freed ones) when it reports.
 
 pub mod hb;
+pub mod hooks;
 pub mod shadow;
 pub mod shared;
 
