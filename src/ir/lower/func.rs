@@ -323,6 +323,19 @@ impl FnLower<'_> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// Whether an operand is a predicate: `!p`, or a register declared
+    /// `.pred` (what tells `cp.async`'s ignore-src from its src-size).
+    pub fn is_predicate(&self, op: &Operand) -> bool {
+        match &op.kind {
+            OperandKind::Not(_) => true,
+            OperandKind::Name {
+                name,
+                component: None,
+            } => matches!(self.lookup(name), Some(Sym::Reg(r)) if self.f.regs[r].ty == Ty::Pred),
+            _ => false,
+        }
+    }
+
     /// A fresh temporary register.
     pub fn temp(&mut self, ty: Ty) -> Reg {
         let n = self.f.regs.len();

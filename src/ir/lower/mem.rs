@@ -472,8 +472,15 @@ impl FnLower<'_> {
         let (_, src, src_offset) = self.address(ins, &ops[1], Some(StateSpace::Global))?;
         let src_size = match ops.get(3) {
             None => Src::Imm(size as u64),
-            Some(o) if matches!(o.kind, OperandKind::Not(_)) => {
-                return Err(unsupported(o.span, "cp.async with an ignore-src predicate"))
+            // The ignore-src predicate (`p` or `!p`, a `.pred` register):
+            // when true the source is not read and `size` zero bytes are
+            // written, which is a source size of 0.
+            Some(o) if self.is_predicate(o) => {
+                let p = self.pred_src(ins, o)?;
+                let n = self.temp(Ty::U32);
+                let srcs = vec![Src::Imm(0), Src::Imm(size as u64), p];
+                self.emit(ins, OpKind::Selp, vec![n], srcs, Unit::Int, 1)?;
+                Src::Reg(n)
             }
             Some(o) => self.src(ins, o, Ty::U32)?,
         };
