@@ -540,10 +540,19 @@ impl FnLower<'_> {
             // `ld.param` through a register takes, as NVRTC does to index
             // a struct parameter).
             Some(Sym::KernelParam(o)) => return Ok(Src::Imm(off(o))),
+            // A device function's parameter (or a `.param` variable of its
+            // body) lives in the thread's frame: its address is a `.local`
+            // one, for `ld.local`/`st.local` (PTX ISA §5.1.6.2: the
+            // parameter is copied to the stack), `cvta.param` and
+            // `ld.param`/`st.param` through a register. In a kernel those
+            // mean its own parameters, so a body's `.param` is refused.
+            Some(Sym::FrameParam(o)) if !self.f.is_kernel => {
+                return Ok(Src::FrameAddr(off(o) as u32))
+            }
             Some(Sym::FrameParam(_)) => {
                 return Err(unsupported(
                     span,
-                    format_args!("taking the address of parameter `{name}`"),
+                    format_args!("taking the address of a kernel's `.param` variable `{name}`"),
                 ))
             }
             None => {}
