@@ -3,7 +3,9 @@
 //! `stacksave` and `stackrestore` (PTX ISA 7.3: alignment, per-thread
 //! sizes, calls above the allocations, a stack that outgrows its limit);
 //! `redux.sync`'s `.f32` forms (PTX ISA 8.6: signed zeros, NaNs, `.abs`);
-//! `brkpt` (a breakpoint fault); the forms the ISA does not have are
+//! `brkpt` (a breakpoint fault); `cp.async`'s ignore-src predicate (PTX
+//! ISA §9.7.9.25.3.1: the source is not read, the destination
+//! zero-filled); the forms the ISA does not have are
 //! refused naming the instruction and its line.
 
 mod common;
@@ -572,5 +574,54 @@ fn brkpt_stops_the_kernel_with_a_breakpoint_fault_naming_its_line() {
         // A brkpt no thread reaches changes nothing.
         let out = words(&run(engine, "sm_80", &body(99), 64, &[0; 4], 4).unwrap());
         assert_eq!(out, [1], "{engine:?}");
+    }
+}
+
+#[test]
+fn cp_async_ignore_src_zero_fills_without_reading_the_source() {
+    // Lanes 0 and 1 copy 16 bytes with `p` (false, true), lanes 2 and 3 of
+    // each four copy 8 bytes with `!q` and a cache hint (ignored, copied);
+    // the ignored lanes' source is an address nothing maps, which a read
+    // would fault on. The tile starts all ones.
+    let body = "\t.shared .align 16 .b8 tile[512];\n\
+                \tmov.u32 %r1, %tid.x;\n\
+                \tshl.b32 %r2, %r1, 4;\n\
+                \tmov.u32 %r3, tile;\n\
+                \tadd.u32 %r3, %r3, %r2;\n\
+                \tmov.u32 %r9, -1;\n\
+                \tst.shared.v4.u32 [%r3], {%r9, %r9, %r9, %r9};\n\
+                \tbar.sync 0;\n\
+                \tcvt.u64.u32 %rd3, %r2;\n\
+                \tadd.u64 %rd4, %rd1, %rd3;\n\
+                \tand.b32 %r4, %r1, 3;\n\
+                \tsetp.eq.u32 %p1, %r4, 1;\n\
+                \tsetp.ne.u32 %p2, %r4, 2;\n\
+                \tsetp.lt.u32 %p3, %r4, 2;\n\
+                \tsetp.eq.u32 %p4, %r4, 2;\n\
+                \tor.pred %p4, %p4, %p1;\n\
+                \tselp.b64 %rd5, 0xdead0000, %rd4, %p4;\n\
+                \tmov.b64 %rd6, 0;\n\
+                \t@%p3 cp.async.cg.shared.global [%r3], [%rd5], 16, %p1;\n\
+                \t@!%p3 cp.async.ca.shared.global.L2::cache_hint [%r3], [%rd5], 8, !%p2, %rd6;\n\
+                \tcp.async.commit_group;\n\
+                \tcp.async.wait_group 0;\n\
+                \tbar.sync 0;\n\
+                \tld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r3];\n\
+                \tadd.u64 %rd7, %rd2, %rd3;\n\
+                \tst.global.v4.u32 [%rd7], {%r10, %r11, %r12, %r13};";
+    let input: Vec<u32> = (0..128).map(|i| 0x1000 + i * 7).collect();
+    let mut want = Vec::new();
+    for t in 0..32usize {
+        let w = &input[4 * t..4 * t + 4];
+        want.extend_from_slice(&match t % 4 {
+            0 => [w[0], w[1], w[2], w[3]],
+            1 => [0; 4],
+            2 => [0, 0, !0, !0],
+            _ => [w[0], w[1], !0, !0],
+        });
+    }
+    for engine in ENGINES {
+        let out = run(engine, "sm_80", body, 32, &bytes(&input), 512).unwrap();
+        assert_eq!(words(&out), want, "{engine:?}");
     }
 }

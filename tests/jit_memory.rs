@@ -5,7 +5,9 @@
 //! kind, message, block, thread and PTX line). Real kernels with corrupted
 //! pointer arguments: nvcc's `vector_add` (ld/st.global) and numba's tiled
 //! transpose (generic ld/st, decoded at run time into shared, local or
-//! global memory).
+//! global memory). A device function's parameters addressed through
+//! their home in the thread's frame (`mov`, `cvta.param`, `ld.param`
+//! through a register, `ld.local`/`st.local`) on both engines.
 
 mod common;
 
@@ -252,20 +254,79 @@ fn kernel_parameters_through_generic_addresses() {
         }
     }
     assert!(errors.windows(2).all(|w| w[0] == w[1]), "{errors:#?}");
+}
 
-    let in_func = ".version 8.0\n.target sm_80\n.address_size 64\n\n\
-        .func f(.param .b32 x)\n{\n\t.reg .b64 %rd<3>;\n\tmov.b64 %rd1, x;\n\
-        \tcvta.param.u64 %rd2, %rd1;\n\tret;\n}\n\
-        .visible .entry k()\n{\n\t.param .b32 a;\n\tst.param.b32 [a], 1;\n\tcall.uni f, (a);\n\tret;\n}\n";
-    let mut dev = Device::new(Options::default());
-    let m = dev.load_ptx("f.ptx", in_func).unwrap();
-    let d = dev
-        .unsupported(m, dev.kernel(m, Some("k")).unwrap())
-        .unwrap();
-    assert!(
-        d.to_string().contains(
-            "f.ptx:9:2: unsupported: the generic address of a device function's parameter"
-        ),
-        "{d}"
-    );
+/// A device function's parameter has a home in the thread's frame: `mov`
+/// of its name gives a `.local` address (PTX ISA §5.1.6.2: the parameter
+/// is copied to the stack) for `ld.local`/`st.local`, `cvta.param` makes it
+/// generic, `cvta.to.param` takes it back, `ld.param` through a register
+/// reads it, and the return parameter's address can be written through
+/// (PTX ISA 6.0). Thread t passes s = {100t .. 100t + 3} and i = t & 3.
+#[test]
+fn a_device_functions_parameters_are_addressable_in_its_frame() {
+    let text = ".version 8.0\n.target sm_80\n.address_size 64\n\n\
+        .func (.param .b32 r) f(.param .align 4 .b8 s[16], .param .b32 i, .param .b64 out)\n{\n\
+        \t.reg .b32 %r<12>;\n\t.reg .b64 %rd<12>;\n\
+        \tld.param.u32 %r1, [i];\n\tld.param.u64 %rd9, [out];\n\
+        \tmul.wide.u32 %rd1, %r1, 4;\n\
+        \tmov.b64 %rd2, s;\n\
+        \tadd.s64 %rd3, %rd2, %rd1;\n\
+        \tld.local.u32 %r2, [%rd3];\n\
+        \tcvta.param.u64 %rd4, %rd2;\n\
+        \tadd.s64 %rd5, %rd4, %rd1;\n\
+        \tld.u32 %r3, [%rd5];\n\
+        \txor.b32 %r8, %r1, 1;\n\
+        \tmul.wide.u32 %rd6, %r8, 4;\n\
+        \tadd.s64 %rd6, %rd2, %rd6;\n\
+        \tld.param.u32 %r4, [%rd6];\n\
+        \tst.local.u32 [%rd3], 1000;\n\
+        \tld.local.u32 %r5, [%rd3];\n\
+        \tcvta.to.param.u64 %rd7, %rd4;\n\
+        \tld.param.u32 %r6, [%rd7+12];\n\
+        \tst.global.u32 [%rd9], %r2;\n\tst.global.u32 [%rd9+4], %r3;\n\tst.global.u32 [%rd9+8], %r4;\n\tst.global.u32 [%rd9+12], %r5;\n\
+        \tst.global.u32 [%rd9+16], %r6;\n\
+        \tadd.u32 %r7, %r2, %r6;\n\
+        \tmov.b64 %rd8, r;\n\
+        \tst.local.u32 [%rd8], %r7;\n\
+        \tret;\n}\n\n\
+        .visible .entry k(.param .u64 pout)\n{\n\
+        \t.reg .b32 %r<10>;\n\t.reg .b64 %rd<6>;\n\
+        \tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n\
+        \tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 24;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+        \tmul.lo.u32 %r2, %r1, 100;\n\tadd.u32 %r3, %r2, 1;\n\tadd.u32 %r4, %r2, 2;\n\tadd.u32 %r5, %r2, 3;\n\
+        \tand.b32 %r6, %r1, 3;\n\
+        \t{\n\t.param .align 4 .b8 a[16];\n\t.param .b32 b;\n\t.param .b64 c;\n\t.param .b32 ret;\n\
+        \tst.param.b32 [a], %r2;\n\tst.param.b32 [a+4], %r3;\n\tst.param.b32 [a+8], %r4;\n\tst.param.b32 [a+12], %r5;\n\
+        \tst.param.b32 [b], %r6;\n\tst.param.b64 [c], %rd3;\n\
+        \tcall.uni (ret), f, (a, b, c);\n\tld.param.b32 %r7, [ret];\n\t}\n\
+        \tst.global.u32 [%rd3+20], %r7;\n\tret;\n}\n";
+    let mut want = Vec::new();
+    for t in 0..32u32 {
+        let i = t & 3;
+        let s = |k: u32| 100 * t + k;
+        let last = if i == 3 { 1000 } else { s(3) };
+        want.extend([s(i), s(i), s(i ^ 1), 1000, last, s(i) + last]);
+    }
+    for engine in [Engine::Interp, Engine::Jit] {
+        let mut dev = Device::new(Options {
+            engine,
+            ..Options::default()
+        });
+        let m = dev.load_ptx("f.ptx", text).unwrap();
+        let k = dev.kernel(m, Some("k")).unwrap();
+        let out = dev.alloc(32 * 24).unwrap();
+        let cfg = LaunchConfig {
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        };
+        dev.launch(m, k, cfg, &out.to_le_bytes()).unwrap();
+        let mut bytes = vec![0u8; 32 * 24];
+        dev.read(out, &mut bytes).unwrap();
+        let got: Vec<u32> = bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, want, "{engine:?}");
+    }
 }

@@ -3,7 +3,8 @@
 //! stores, 128B swizzle, zero fill) does not reach: a reduction into global
 //! memory with element strides and an out-of-bounds row, a descriptor
 //! copied to shared memory, its address replaced, copied back with
-//! `tensormap.cp_fenceproxy` and used from global memory, and the faults
+//! `tensormap.cp_fenceproxy` and used from global memory, every other
+//! field of it replaced (PTX ISA §9.7.9.26's encodings), and the faults
 //! (bytes that are no tensor map, a misaligned or out-of-window shared box)
 //! reported with their line, never a crash.
 
@@ -312,7 +313,7 @@ fn a_3d_box_with_the_nan_fill_and_a_1d_store() {
 }
 
 #[test]
-fn im2col_multicast_and_other_replaced_fields_are_refused_at_their_line() {
+fn im2col_and_multicast_are_refused_at_their_line() {
     let cases = [
         (
             "cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1};",
@@ -321,10 +322,6 @@ fn im2col_multicast_and_other_replaced_fields_are_refused_at_their_line() {
         (
             "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r1, %r1}], [%r1], %rs1;",
             "(multicast)",
-        ),
-        (
-            "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 1, %r1;",
-            "(only the `.global_address` field is replaced)",
         ),
     ];
     for (i, (line, want)) in cases.iter().enumerate() {
@@ -340,4 +337,140 @@ fn im2col_multicast_and_other_replaced_fields_are_refused_at_their_line() {
         assert!(err.contains(want), "{line}: {err}");
         assert!(err.contains(&format!("k{i}.ptx:10:")), "{line}: {err}");
     }
+}
+
+/// The replacements after the address: a 2-D map over `b` as 8x6 rows of
+/// 32 bytes (`.rank` is the rank less one, `.global_stride` ordinal 0 is
+/// dimension 1's byte stride), a box of 8x3 with element strides 2, 1,
+/// `.elemtype` 7 (`.f32`) with the NaN fill, no swizzle, interleave or
+/// atomicity; the box at (4, 4) holds columns 4, 6 (8, 10 outside) of rows
+/// 4, 5 (6 outside).
+const REPLACED_FIELDS: &str = "\
+\ttensormap.replace.tile.rank.shared::cta.b1024.b32 [desc], 1;
+\ttensormap.replace.tile.global_dim.shared::cta.b1024.b32 [desc], 0, 8;
+\tmov.u32 %r8, 6;
+\ttensormap.replace.tile.global_dim.shared::cta.b1024.b32 [desc], 1, %r8;
+\tmov.u64 %rd9, 32;
+\ttensormap.replace.tile.global_stride.shared::cta.b1024.b64 [desc], 0, %rd9;
+\ttensormap.replace.tile.box_dim.shared::cta.b1024.b32 [desc], 0, 8;
+\ttensormap.replace.tile.box_dim.shared::cta.b1024.b32 [desc], 1, 3;
+\ttensormap.replace.tile.element_stride.shared::cta.b1024.b32 [desc], 0, 2;
+\ttensormap.replace.tile.elemtype.shared::cta.b1024.b32 [desc], 7;
+\ttensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [desc], 1;
+\ttensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [desc], 0;
+\ttensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [desc], 0;
+\ttensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [desc], 0;
+";
+
+/// `REPLACE` with `extra` after its address replacement, loading the box
+/// at (4, 4) of `box_bytes` bytes and writing 48 bytes of it out.
+fn replace_kernel(extra: &str, box_bytes: u32) -> String {
+    let line = "\ttensormap.replace.tile.global_address.shared::cta.b1024.b64 [desc], %rd5;\n";
+    REPLACE
+        .replace(line, &format!("{line}{extra}"))
+        .replace("[%r4], 32;", &format!("[%r4], {box_bytes};"))
+        .replace("mov.u32 %r5, 0;", "mov.u32 %r5, 4;")
+        .replace(
+            "DONE:",
+            "\tld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [buf+32];\n\
+             \tst.global.v4.u32 [%rd8+32], {%r8, %r9, %r10, %r11};\nDONE:",
+        )
+}
+
+fn run_replace(name: &str, text: &str, mode: &[&str]) -> (std::process::Output, Vec<u32>) {
+    let path = write_ptx(name, "k.ptx", &format!("{HEADER}{text}"));
+    let dir = scratch(name);
+    std::fs::write(dir.join("a.bin"), u32s(&(0..64).collect::<Vec<_>>())).unwrap();
+    std::fs::write(dir.join("b.bin"), u32s(&(500..564).collect::<Vec<_>>())).unwrap();
+    let out = dir.join("o.bin");
+    let mut args = vec![
+        "--grid".to_string(),
+        "1".into(),
+        "--block".into(),
+        "32".into(),
+        "--arg".into(),
+        format!("in:{}", dir.join("a.bin").display()),
+        "--arg".into(),
+        format!("in:{}", dir.join("b.bin").display()),
+        "--arg".into(),
+        format!("out:128:{}", dir.join("scratch.bin").display()),
+        "--arg".into(),
+        format!("out:48:{}", out.display()),
+        "--arg".into(),
+        "tmap:0:u32:16x4:4x2".into(),
+    ];
+    args.extend(mode.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let o = run(&path, &args);
+    let words = if o.status.success() {
+        read_u32s(&out)
+    } else {
+        vec![]
+    };
+    (o, words)
+}
+
+#[test]
+fn every_replaced_field_is_what_the_tensor_copy_follows() {
+    const NAN: u32 = 0x7fff_ffff;
+    let b = |row: u32, col: u32| 500 + row * 8 + col;
+    let want = [
+        b(4, 4),
+        b(4, 6),
+        NAN,
+        NAN,
+        b(5, 4),
+        b(5, 6),
+        NAN,
+        NAN,
+        NAN,
+        NAN,
+        NAN,
+        NAN,
+    ];
+    for mode in ENGINES {
+        let (o, words) = run_replace("tma-fields", &replace_kernel(REPLACED_FIELDS, 48), mode);
+        assert!(o.status.success(), "{mode:?}: {}", stderr(&o));
+        assert_eq!(words, want, "{mode:?}");
+    }
+}
+
+#[test]
+fn replaced_values_the_descriptor_cannot_hold_are_faults_at_their_line() {
+    // Line 30 of the kernel is the first replacement after the address's.
+    let cases = [
+        (
+            "box_dim.shared::cta.b1024.b32 [desc], 0, 300",
+            "box_dim 300 (1 to 256)",
+        ),
+        ("rank.shared::cta.b1024.b32 [desc], 5", "rank 5"),
+        (
+            "global_stride.shared::cta.b1024.b64 [desc], 0, 24",
+            "global_stride 24",
+        ),
+        ("elemtype.shared::cta.b1024.b32 [desc], 13", "packed types"),
+        (
+            "interleave_layout.shared::cta.b1024.b32 [desc], 1",
+            "interleaved",
+        ),
+        ("swizzle_mode.shared::cta.b1024.b32 [desc], 4", "96B"),
+    ];
+    for mode in ENGINES {
+        for (form, want) in cases {
+            let extra = format!("\ttensormap.replace.tile.{form};\n");
+            let (o, _) = run_replace("tma-field-faults", &replace_kernel(&extra, 48), mode);
+            assert_no_crash(&o, want);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{mode:?} {form}: {err}");
+            assert!(err.contains("bad_tensor_map"), "{mode:?} {form}: {err}");
+            assert!(err.contains(want), "{mode:?} {form}: {err}");
+            assert!(err.contains("k.ptx:30:"), "{mode:?} {form}: {err}");
+        }
+    }
+    // Swizzle atomicity other than 16B is kept, and refused when a copy uses it.
+    let extra = "\ttensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [desc], 1;\n";
+    let (o, _) = run_replace("tma-field-faults", &replace_kernel(extra, 48), ENGINES[0]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("swizzle atomicity 1"), "{err}");
 }

@@ -1,7 +1,7 @@
 //! Executing the tensor memory accelerator's copies for the active lanes of
 //! a warp: `OpKind::CpAsyncBulkTensor` (`cp.async.bulk.tensor` and
 //! `cp.reduce.async.bulk.tensor`, tile mode) and
-//! `OpKind::TensormapReplaceAddress`. Each lane reads its 128-byte tensor
+//! `OpKind::TensormapReplace`. Each lane reads its 128-byte tensor
 //! map (`sem::tensor_map`; bytes that are not one are a `bad_tensor_map`
 //! fault), then moves the box at its coordinates element by element at
 //! issue: a load fills out-of-bounds elements (zero, or NaN with the NaN
@@ -160,31 +160,50 @@ impl Warp {
         Ok(())
     }
 
-    /// `tensormap.replace.tile.global_address`: the descriptor must be a
-    /// tensor map already; its address becomes the lane's value.
-    pub(super) fn tensormap_replace_address(
+    /// `tensormap.replace.tile.<field>`: the descriptor must be a tensor
+    /// map already; the field's bytes become the lane's value as
+    /// `sem::tensor_map::replace` encodes it (a value it cannot encode is
+    /// a `bad_tensor_map` fault).
+    pub(super) fn tensormap_replace(
         &mut self,
         cta: &mut Cta,
         op: &Op,
         mask: u32,
     ) -> Result<(), Fault> {
-        let OpKind::TensormapReplaceAddress { space, offset } = op.kind else {
+        let OpKind::TensormapReplace {
+            field,
+            space,
+            offset,
+        } = op.kind
+        else {
             unreachable!("not tensormap.replace")
         };
         for l in (0..32usize).filter(|l| mask & (1 << l) != 0) {
             let addr = self.read(cta, &op.srcs[0], l).wrapping_add(offset as u64);
-            let value = self.read(cta, &op.srcs[1], l);
+            let mut value = self.read(cta, &op.srcs[1], l);
+            if !field.is_b64() {
+                value &= u32::MAX as u64;
+            }
             let size = tensor_map::SIZE as u64;
             let p = self
                 .place_for_write(cta, space, addr, size, l)
                 .map_err(|r| self.access_fault(cta, op, l, r, size))?;
-            let magic = self.load_place(cta, super::lanes::advance(p, 8), 4, l);
-            if magic != tensor_map::MAGIC as u64 {
-                let msg = format!("tensormap.replace of {addr:#x}, which holds no tensor map");
-                return Err(self.fault(cta, FaultKind::BadTensorMap, l as u32, Some(op), msg));
+            let mut bytes = [0u8; tensor_map::SIZE];
+            for (i, w) in bytes.chunks_mut(8).enumerate() {
+                let v = self.load_place(cta, super::lanes::advance(p, 8 * i as u64), 8, l);
+                w.copy_from_slice(&v.to_le_bytes());
             }
-            self.check_access(cta, op, p, 8, Rw::Write, l);
-            self.store_place(cta, p, 8, value, l);
+            let range = tensor_map::replace(&mut bytes, field, value).map_err(|e| {
+                let name = field.name();
+                let msg = format!("tensormap.replace.{name} of {addr:#x}: {e}");
+                self.fault(cta, FaultKind::BadTensorMap, l as u32, Some(op), msg)
+            })?;
+            let at = super::lanes::advance(p, range.start as u64);
+            self.check_access(cta, op, at, range.len() as u64, Rw::Write, l);
+            for (i, &v) in bytes[range.clone()].iter().enumerate() {
+                let b = super::lanes::advance(p, (range.start + i) as u64);
+                self.store_place(cta, b, 1, v as u64, l);
+            }
         }
         Ok(())
     }

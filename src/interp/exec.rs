@@ -75,7 +75,7 @@ impl Warp {
             OpKind::CpAsync { .. } => r.space == Space::Shared,
             OpKind::CpAsyncBulk { dst, .. } => r.space == dst,
             OpKind::CpAsyncBulkTensor { load, .. } => (r.space == Space::Shared) == load,
-            OpKind::TensormapReplaceAddress { .. } => true,
+            OpKind::TensormapReplace { .. } => true,
             _ => false,
         };
         f.access = Some(super::FaultAccess {
@@ -231,9 +231,7 @@ impl Warp {
             }
             OpKind::CpAsyncBulk { .. } => self.cp_async_bulk(cta, op, mask)?,
             OpKind::CpAsyncBulkTensor { .. } => self.cp_async_bulk_tensor(cta, op, mask)?,
-            OpKind::TensormapReplaceAddress { .. } => {
-                self.tensormap_replace_address(cta, op, mask)?
-            }
+            OpKind::TensormapReplace { .. } => self.tensormap_replace(cta, op, mask)?,
             OpKind::CpAsync { .. } => self.cp_async(cta, op, lanes)?,
             OpKind::Shfl { mode } => {
                 self.check_member_mask(cta, op, mask);

@@ -626,10 +626,14 @@ pub enum OpKind {
         tmap_offset: i64,
         mbarrier: Option<i64>,
     },
-    /// `tensormap.replace.tile.global_address`: srcs `[addr, value]`; the
-    /// global address of the descriptor at `addr + offset` in `space`
-    /// (global or shared) becomes `value` (`sem::tensor_map`).
-    TensormapReplaceAddress { space: Space, offset: i64 },
+    /// `tensormap.replace.tile.<field>`: srcs `[addr, value]`; `field` of
+    /// the descriptor at `addr + offset` in `space` (global or shared)
+    /// becomes `value` (`sem::tensor_map::replace`).
+    TensormapReplace {
+        field: crate::sem::tensor_map::Field,
+        space: Space,
+        offset: i64,
+    },
     /// `cvt` between a pair of 8-bit floats and f32 or f16x2
     /// (`sem::fp8::eval`): srcs `a` (and `b` for `FromF32`), dst `d`.
     CvtFp8 { form: Fp8Cvt, ty: Fp8, relu: bool },

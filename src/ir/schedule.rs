@@ -129,7 +129,7 @@ fn class(op: &Op) -> Class {
         | OpKind::Mbarrier { .. }
         | OpKind::CpAsyncBulk { .. }
         | OpKind::CpAsyncBulkTensor { .. }
-        | OpKind::TensormapReplaceAddress { .. }
+        | OpKind::TensormapReplace { .. }
         | OpKind::Texture { .. }
         | OpKind::Nanosleep
         | OpKind::Nop => Class::Fixed,

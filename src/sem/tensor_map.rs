@@ -20,12 +20,39 @@
 //! | 16 | swizzle (`CUtensorMapSwizzle`: 0 none, 1 32B, 2 64B, 3 128B) |
 //! | 17 | L2 promotion (`CUtensorMapL2promotion`, no effect) |
 //! | 18 | out-of-bounds fill (`CUtensorMapFloatOOBfill`: 0 zero, 1 NaN) |
+//! | 19 | swizzle atomicity (`tensormap.replace`'s encoding: 0 16B, only 0 is decoded) |
 //! | 24..64 | global dimensions, 5 × u64 (elements) |
 //! | 64..96 | global strides of dimensions 1..5, 4 × u64 (bytes) |
 //! | 96..106 | box dimensions, 5 × u16 (elements, 1..=256) |
 //! | 106..111 | element strides, 5 × u8 (1..=8) |
 //!
 //! Unused dimensions hold 0 (dims, strides) and 1 (box, element strides).
+//! The offsets are the constants in [`at`]; `tensormap.replace`
+//! ([`replace`]) writes single fields through them.
+
+/// Byte offsets of the descriptor's fields (the layout above).
+pub mod at {
+    pub const ADDR: usize = 0;
+    pub const MAGIC: usize = 8;
+    pub const VERSION: usize = 12;
+    pub const RANK: usize = 13;
+    pub const DTYPE: usize = 14;
+    pub const INTERLEAVE: usize = 15;
+    pub const SWIZZLE: usize = 16;
+    pub const L2_PROMOTION: usize = 17;
+    pub const FILL: usize = 18;
+    pub const SWIZZLE_ATOMICITY: usize = 19;
+    /// `dims[i]` at `DIMS + 8 * i`.
+    pub const DIMS: usize = 24;
+    /// The stride of dimension `i` (1..5) at `STRIDES + 8 * (i - 1)`.
+    pub const STRIDES: usize = 64;
+    /// `boxdim[i]` at `BOX + 2 * i`.
+    pub const BOX: usize = 96;
+    /// `elem_strides[i]` at `ELEM_STRIDES + i`.
+    pub const ELEM_STRIDES: usize = 106;
+}
+
+use std::ops::Range;
 
 /// Size of a descriptor in bytes.
 pub const SIZE: usize = 128;
@@ -232,6 +259,126 @@ pub fn encode_tiled(a: &TiledArgs) -> Result<[u8; SIZE], EncodeError> {
     Ok(m.to_bytes())
 }
 
+/// A field `tensormap.replace.tile` writes (PTX ISA §9.7.9.26): the
+/// dimension-indexed ones carry the instruction's ordinal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    GlobalAddress,
+    Rank,
+    BoxDim(u8),
+    GlobalDim(u8),
+    /// The stride of dimension `ord + 1` (`globalStrides[ord]` of
+    /// `cuTensorMapEncodeTiled`).
+    GlobalStride(u8),
+    ElementStride(u8),
+    Elemtype,
+    InterleaveLayout,
+    SwizzleMode,
+    SwizzleAtomicity,
+    FillMode,
+}
+
+impl Field {
+    /// The PTX spelling of the field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::GlobalAddress => "global_address",
+            Field::Rank => "rank",
+            Field::BoxDim(_) => "box_dim",
+            Field::GlobalDim(_) => "global_dim",
+            Field::GlobalStride(_) => "global_stride",
+            Field::ElementStride(_) => "element_stride",
+            Field::Elemtype => "elemtype",
+            Field::InterleaveLayout => "interleave_layout",
+            Field::SwizzleMode => "swizzle_mode",
+            Field::SwizzleAtomicity => "swizzle_atomicity",
+            Field::FillMode => "fill_mode",
+        }
+    }
+
+    /// Whether the instruction's value is `.b64` (else `.b32`).
+    pub fn is_b64(self) -> bool {
+        matches!(self, Field::GlobalAddress | Field::GlobalStride(_))
+    }
+
+    /// The largest ordinal of a dimension-indexed field (`None` for the
+    /// others): a dimension 0..5, or a stride 0..4.
+    pub fn max_ord(self) -> Option<u8> {
+        match self {
+            Field::BoxDim(_) | Field::GlobalDim(_) | Field::ElementStride(_) => Some(4),
+            Field::GlobalStride(_) => Some(3),
+            _ => None,
+        }
+    }
+}
+
+/// `CUtensorMapDataType` of `tensormap.replace`'s `.elemtype` encoding
+/// (PTX ISA: 0 `.u8`, 1 `.u16`, 2 `.u32`, 3 `.s32`, 4 `.u64`, 5 `.s64`,
+/// 6 `.f16`, 7 `.f32`, 8 `.f32.ftz`, 9 `.f64`, 10 `.bf16`, 11 `.tf32`,
+/// 12 `.tf32.ftz`, 13..15 the packed sub-byte types, `None` here).
+pub fn dtype_of_elemtype(v: u64) -> Option<u8> {
+    Some(match v {
+        0..=7 | 11 | 12 => v as u8,
+        8 => 10, // FLOAT32_FTZ
+        9 => 8,  // FLOAT64
+        10 => 9, // BFLOAT16
+        _ => return None,
+    })
+}
+
+/// `tensormap.replace.tile` of `field` with `value` in descriptor `b`
+/// (which must be a tensor map already): the byte range written, or why
+/// the value cannot be encoded. The values are the ISA's: the rank is one
+/// less than the tensor's rank, dimensions, box sizes, element strides and
+/// byte strides are themselves; a map the replacement leaves inconsistent
+/// (a box wider than the swizzle span, say) is refused when a copy uses it.
+pub fn replace(b: &mut [u8; SIZE], field: Field, value: u64) -> Result<Range<usize>, String> {
+    if u32::from_le_bytes(b[at::MAGIC..at::MAGIC + 4].try_into().unwrap()) != MAGIC {
+        return Err("it holds no tensor map".to_string());
+    }
+    let bad = |what: &str| Err(format!("{} {value} ({what})", field.name()));
+    let mut put = |o: usize, bytes: &[u8]| {
+        b[o..o + bytes.len()].copy_from_slice(bytes);
+        Ok(o..o + bytes.len())
+    };
+    match field {
+        Field::GlobalAddress => put(at::ADDR, &value.to_le_bytes()),
+        Field::Rank if value < MAX_RANK as u64 => put(at::RANK, &[value as u8 + 1]),
+        Field::Rank => bad("0 to 4: the rank less one"),
+        Field::BoxDim(i) if (1..=256).contains(&value) => {
+            put(at::BOX + 2 * i as usize, &(value as u16).to_le_bytes())
+        }
+        Field::BoxDim(_) => bad("1 to 256"),
+        Field::GlobalDim(i) if value >= 1 && value <= u32::MAX as u64 => {
+            put(at::DIMS + 8 * i as usize, &value.to_le_bytes())
+        }
+        Field::GlobalDim(_) => bad("1 to 2^32 - 1"),
+        Field::GlobalStride(i) if value % 16 == 0 && value < 1 << 40 => {
+            put(at::STRIDES + 8 * i as usize, &value.to_le_bytes())
+        }
+        Field::GlobalStride(_) => bad("a multiple of 16 below 2^40"),
+        Field::ElementStride(i) if (1..=8).contains(&value) => {
+            put(at::ELEM_STRIDES + i as usize, &[value as u8])
+        }
+        Field::ElementStride(_) => bad("1 to 8"),
+        Field::Elemtype => match dtype_of_elemtype(value) {
+            Some(t) => put(at::DTYPE, &[t]),
+            None if (13..=15).contains(&value) => bad("packed types are not supported"),
+            None => bad("0 to 15"),
+        },
+        Field::InterleaveLayout if value == 0 => put(at::INTERLEAVE, &[0]),
+        Field::InterleaveLayout if value <= 2 => bad("interleaved layouts are not supported"),
+        Field::InterleaveLayout => bad("0 to 2"),
+        Field::SwizzleMode if value <= 3 => put(at::SWIZZLE, &[value as u8]),
+        Field::SwizzleMode if value == 4 => bad("the 96B swizzle is not supported"),
+        Field::SwizzleMode => bad("0 to 4"),
+        Field::SwizzleAtomicity if value <= 3 => put(at::SWIZZLE_ATOMICITY, &[value as u8]),
+        Field::SwizzleAtomicity => bad("0 to 3"),
+        Field::FillMode if value <= 1 => put(at::FILL, &[value as u8]),
+        Field::FillMode => bad("0 or 1"),
+    }
+}
+
 impl TensorMap {
     /// A map's fixed fields, with no dimensions yet (each `dims` 0, each
     /// box and element stride 1) and `strides[0]` the element size.
@@ -264,25 +411,25 @@ impl TensorMap {
     /// The descriptor's 128 bytes.
     pub fn to_bytes(&self) -> [u8; SIZE] {
         let mut b = [0u8; SIZE];
-        b[0..8].copy_from_slice(&self.addr.to_le_bytes());
-        b[8..12].copy_from_slice(&MAGIC.to_le_bytes());
-        b[12] = VERSION;
-        b[13] = self.rank as u8;
-        b[14] = self.dtype;
-        b[15] = self.interleave;
-        b[16] = self.swizzle;
-        b[17] = self.l2_promotion;
-        b[18] = self.oob_nan as u8;
+        b[at::ADDR..at::ADDR + 8].copy_from_slice(&self.addr.to_le_bytes());
+        b[at::MAGIC..at::MAGIC + 4].copy_from_slice(&MAGIC.to_le_bytes());
+        b[at::VERSION] = VERSION;
+        b[at::RANK] = self.rank as u8;
+        b[at::DTYPE] = self.dtype;
+        b[at::INTERLEAVE] = self.interleave;
+        b[at::SWIZZLE] = self.swizzle;
+        b[at::L2_PROMOTION] = self.l2_promotion;
+        b[at::FILL] = self.oob_nan as u8;
         for i in 0..MAX_RANK {
-            let at = 24 + 8 * i;
-            b[at..at + 8].copy_from_slice(&self.dims[i].to_le_bytes());
+            let o = at::DIMS + 8 * i;
+            b[o..o + 8].copy_from_slice(&self.dims[i].to_le_bytes());
             if i >= 1 {
-                let at = 64 + 8 * (i - 1);
-                b[at..at + 8].copy_from_slice(&self.strides[i].to_le_bytes());
+                let o = at::STRIDES + 8 * (i - 1);
+                b[o..o + 8].copy_from_slice(&self.strides[i].to_le_bytes());
             }
-            let at = 96 + 2 * i;
-            b[at..at + 2].copy_from_slice(&(self.boxdim[i] as u16).to_le_bytes());
-            b[106 + i] = self.elem_strides[i] as u8;
+            let o = at::BOX + 2 * i;
+            b[o..o + 2].copy_from_slice(&(self.boxdim[i] as u16).to_le_bytes());
+            b[at::ELEM_STRIDES + i] = self.elem_strides[i] as u8;
         }
         b
     }
@@ -290,30 +437,42 @@ impl TensorMap {
     /// Decodes a descriptor; `Err` says why `b` is not one warpjit wrote
     /// (or one whose fields `tensormap.replace` made invalid).
     pub fn from_bytes(b: &[u8; SIZE]) -> Result<TensorMap, String> {
-        let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-        if u32::from_le_bytes(b[8..12].try_into().unwrap()) != MAGIC || b[12] != VERSION {
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+        let magic = u32::from_le_bytes(b[at::MAGIC..at::MAGIC + 4].try_into().unwrap());
+        if magic != MAGIC || b[at::VERSION] != VERSION {
             return Err("not a tensor map made by cuTensorMapEncodeTiled".to_string());
         }
-        let rank = b[13] as usize;
+        let rank = b[at::RANK] as usize;
         if !(1..=MAX_RANK).contains(&rank) {
             return Err(format!("rank {rank}"));
         }
-        let Some(esize) = elem_size(b[14] as u32) else {
-            return Err(format!("data type {}", b[14]));
+        let dtype = b[at::DTYPE];
+        let Some(esize) = elem_size(dtype as u32) else {
+            return Err(format!("data type {dtype}"));
         };
-        if b[15] != 0 {
-            return Err(format!("interleave {}", b[15]));
+        if b[at::INTERLEAVE] != 0 {
+            return Err(format!("interleave {} (not supported)", b[at::INTERLEAVE]));
         }
-        if b[16] > 3 {
-            return Err(format!("swizzle {}", b[16]));
+        if b[at::SWIZZLE] > 3 {
+            return Err(format!("swizzle {}", b[at::SWIZZLE]));
         }
-        let mut m = TensorMap::header(u64_at(0), rank, b[14], b[16], b[17], b[18] != 0, esize);
+        if b[at::SWIZZLE_ATOMICITY] != 0 {
+            let a = b[at::SWIZZLE_ATOMICITY];
+            return Err(format!("swizzle atomicity {a} (only 16B is supported)"));
+        }
+        if b[at::FILL] > 1 || (b[at::FILL] == 1 && !is_float(dtype)) {
+            return Err(format!("fill mode {} of data type {dtype}", b[at::FILL]));
+        }
+        let swizzle = b[at::SWIZZLE];
+        let (l2, nan) = (b[at::L2_PROMOTION], b[at::FILL] != 0);
+        let mut m = TensorMap::header(u64_at(at::ADDR), rank, dtype, swizzle, l2, nan, esize);
         for i in 0..rank {
-            m.dims[i] = u64_at(24 + 8 * i);
-            m.boxdim[i] = u16::from_le_bytes([b[96 + 2 * i], b[97 + 2 * i]]) as u32;
-            m.elem_strides[i] = b[106 + i] as u32;
+            m.dims[i] = u64_at(at::DIMS + 8 * i);
+            let o = at::BOX + 2 * i;
+            m.boxdim[i] = u16::from_le_bytes([b[o], b[o + 1]]) as u32;
+            m.elem_strides[i] = b[at::ELEM_STRIDES + i] as u32;
             if i >= 1 {
-                m.strides[i] = u64_at(64 + 8 * (i - 1));
+                m.strides[i] = u64_at(at::STRIDES + 8 * (i - 1));
             }
             if m.dims[i] == 0 || m.boxdim[i] == 0 || m.boxdim[i] > 256 {
                 return Err(format!("dimension {i} or its box is empty or too large"));
@@ -510,5 +669,26 @@ mod tests {
         assert_eq!(seen[4], (16, Some(0x1000 + 12)));
         assert_eq!(seen[5], (20, Some(0x1000 + 16)));
         assert_eq!(seen[6].1, None);
+    }
+
+    #[test]
+    fn replace_writes_the_isa_encodings() {
+        // PTX's elemtype numbering differs from CUtensorMapDataType's at 8..10.
+        let dt: Vec<_> = (0..16).map(dtype_of_elemtype).collect();
+        assert_eq!(dt[7], Some(7));
+        assert_eq!((dt[8], dt[9], dt[10]), (Some(10), Some(8), Some(9)));
+        assert_eq!((dt[13], dt[15]), (None, None));
+        let mut b = encode_tiled(&args(&[40, 30], &[192], &[16, 8], &[1, 2])).unwrap();
+        assert_eq!(replace(&mut b, Field::Rank, 2), Ok(at::RANK..at::RANK + 1));
+        replace(&mut b, Field::GlobalDim(2), 7).unwrap();
+        replace(&mut b, Field::GlobalStride(1), 192 * 30).unwrap();
+        replace(&mut b, Field::BoxDim(2), 5).unwrap();
+        replace(&mut b, Field::ElementStride(2), 3).unwrap();
+        replace(&mut b, Field::Elemtype, 9).unwrap();
+        let m = TensorMap::from_bytes(&b).unwrap();
+        assert_eq!((m.rank, m.dims[2], m.strides[2]), (3, 7, 192 * 30));
+        assert_eq!((m.boxdim[2], m.elem_strides[2], m.dtype), (5, 3, 8));
+        assert!(replace(&mut b, Field::Rank, 5).is_err());
+        assert!(replace(&mut [0; SIZE], Field::Rank, 1).is_err());
     }
 }

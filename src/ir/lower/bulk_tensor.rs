@@ -1,21 +1,22 @@
 //! Lowering of the tensor memory accelerator's instructions (PTX ISA
 //! §9.7.9.25.5, §9.7.9.27) to `OpKind::CpAsyncBulkTensor` and
-//! `OpKind::TensormapReplaceAddress`: `cp.async.bulk.tensor.Nd` in tile
+//! `OpKind::TensormapReplace`: `cp.async.bulk.tensor.Nd` in tile
 //! mode (global to shared with `mbarrier::complete_tx::bytes`, shared to
 //! global in a `bulk_group`), `cp.reduce.async.bulk.tensor.Nd` (tile),
-//! `cp.async.bulk.prefetch.tensor` (no effect), `tensormap.replace.tile.
-//! global_address` and `tensormap.cp_fenceproxy` (a 128-byte copy; the
+//! `cp.async.bulk.prefetch.tensor` (no effect), `tensormap.replace.tile`
+//! of every field, and `tensormap.cp_fenceproxy` (a 128-byte copy; the
 //! engines are sequentially consistent, so the fence needs nothing).
-//! Im2col and gather modes, `.multicast::cluster`, `.cta_group` and the
-//! other `tensormap.replace` fields are refused at their line.
+//! Im2col and gather modes, `.multicast::cluster` and `.cta_group` are
+//! refused at their line.
 
 use super::func::FnLower;
 use super::mods::Mods;
 use super::{error, unsupported};
-use crate::front::ast::{Instruction, Kw, Operand, OperandKind, StateSpace};
+use crate::front::ast::{Instruction, Kw, Operand, OperandKind, ScalarType, StateSpace};
 use crate::front::instr::Modifier;
 use crate::front::{Diagnostic, DiagnosticKind};
 use crate::ir::{AtomOp, OpKind, Src, Ty, Unit};
+use crate::sem::tensor_map::Field;
 
 impl FnLower<'_> {
     fn spaces(ins: &Instruction) -> Vec<StateSpace> {
@@ -202,8 +203,8 @@ impl FnLower<'_> {
         self.emit(ins, kind, vec![], srcs, Unit::LsuGlobal, 1)
     }
 
-    /// `tensormap.replace.tile.global_address{.global,.shared::cta}.b1024.b64
-    /// [addr], value` and `tensormap.cp_fenceproxy.global.shared::cta.
+    /// `tensormap.replace.tile.<field>{.global,.shared::cta}.b1024.{b32,b64}
+    /// [addr], {ord,} value` and `tensormap.cp_fenceproxy.global.shared::cta.
     /// tensormap::generic.release.<scope>.sync.aligned [dst], [src], 128`.
     pub(super) fn tensormap(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
         let name = super::instr::instruction_name(ins, ins.opcode);
@@ -241,13 +242,67 @@ impl FnLower<'_> {
         if !m.has(Kw::Replace) || !m.has(Kw::Tile) {
             return Err(unsupported(ins.span, format_args!("`{name}`")));
         }
-        if !m.has(Kw::GlobalAddress) {
+        let fields = [
+            (Kw::GlobalAddress, Field::GlobalAddress),
+            (Kw::Rank, Field::Rank),
+            (Kw::BoxDim, Field::BoxDim(0)),
+            (Kw::GlobalDim, Field::GlobalDim(0)),
+            (Kw::GlobalStride, Field::GlobalStride(0)),
+            (Kw::ElementStride, Field::ElementStride(0)),
+            (Kw::Elemtype, Field::Elemtype),
+            (Kw::InterleaveLayout, Field::InterleaveLayout),
+            (Kw::SwizzleMode, Field::SwizzleMode),
+            (Kw::SwizzleAtomicity, Field::SwizzleAtomicity),
+            (Kw::FillMode, Field::FillMode),
+        ];
+        let mut found = fields.iter().filter(|(k, _)| m.has(*k)).map(|(_, f)| *f);
+        let (Some(mut field), None) = (found.next(), found.next()) else {
             return Err(unsupported(
                 ins.span,
-                format_args!("`{name}` (only the `.global_address` field is replaced)"),
+                format_args!("`{name}` (one field is replaced)"),
+            ));
+        };
+        let b64 = m.types.contains(&ScalarType::B64);
+        if field.is_b64() != b64 || !(b64 || m.types.contains(&ScalarType::B32)) {
+            let want = if field.is_b64() { ".b64" } else { ".b32" };
+            return Err(error(
+                DiagnosticKind::Semantic,
+                ins.span,
+                format!("tensormap.replace.{} takes a `{want}` value", field.name()),
             ));
         }
-        let ops = self.operands(ins, 2..=2)?;
+        let ops = self.operands(ins, 2 + field.max_ord().is_some() as usize..=3)?;
+        if let Some(max) = field.max_ord() {
+            let ord = match &ops[1].kind {
+                OperandKind::Imm(crate::front::ast::Imm::Int(v))
+                    if (0..=max as i64).contains(v) =>
+                {
+                    *v as u8
+                }
+                _ => {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        ops[1].span,
+                        format!(
+                            "tensormap.replace.{}'s ordinal is an immediate 0 to {max}",
+                            field.name()
+                        ),
+                    ))
+                }
+            };
+            field = match field {
+                Field::BoxDim(_) => Field::BoxDim(ord),
+                Field::GlobalDim(_) => Field::GlobalDim(ord),
+                Field::GlobalStride(_) => Field::GlobalStride(ord),
+                _ => Field::ElementStride(ord),
+            };
+        } else if ops.len() == 3 {
+            return Err(error(
+                DiagnosticKind::Semantic,
+                ops[2].span,
+                format!("tensormap.replace.{} takes no ordinal", field.name()),
+            ));
+        }
         // Without a state space the address is generic.
         let s = match space.as_slice() {
             [] => None,
@@ -256,8 +311,13 @@ impl FnLower<'_> {
             _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
         };
         let (space, addr, offset) = self.address_of(ins, &ops[0], s)?;
-        let value = self.src(ins, &ops[1], Ty::B64)?;
-        let kind = OpKind::TensormapReplaceAddress { space, offset };
+        let ty = if b64 { Ty::B64 } else { Ty::B32 };
+        let value = self.src(ins, ops.last().unwrap(), ty)?;
+        let kind = OpKind::TensormapReplace {
+            field,
+            space,
+            offset,
+        };
         self.emit(ins, kind, vec![], vec![addr, value], Unit::LsuGlobal, 1)
     }
 }

@@ -323,6 +323,19 @@ impl FnLower<'_> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// Whether an operand is a predicate: `!p`, or a register declared
+    /// `.pred` (what tells `cp.async`'s ignore-src from its src-size).
+    pub fn is_predicate(&self, op: &Operand) -> bool {
+        match &op.kind {
+            OperandKind::Not(_) => true,
+            OperandKind::Name {
+                name,
+                component: None,
+            } => matches!(self.lookup(name), Some(Sym::Reg(r)) if self.f.regs[r].ty == Ty::Pred),
+            _ => false,
+        }
+    }
+
     /// A fresh temporary register.
     pub fn temp(&mut self, ty: Ty) -> Reg {
         let n = self.f.regs.len();
@@ -527,10 +540,19 @@ impl FnLower<'_> {
             // `ld.param` through a register takes, as NVRTC does to index
             // a struct parameter).
             Some(Sym::KernelParam(o)) => return Ok(Src::Imm(off(o))),
+            // A device function's parameter (or a `.param` variable of its
+            // body) lives in the thread's frame: its address is a `.local`
+            // one, for `ld.local`/`st.local` (PTX ISA §5.1.6.2: the
+            // parameter is copied to the stack), `cvta.param` and
+            // `ld.param`/`st.param` through a register. In a kernel those
+            // mean its own parameters, so a body's `.param` is refused.
+            Some(Sym::FrameParam(o)) if !self.f.is_kernel => {
+                return Ok(Src::FrameAddr(off(o) as u32))
+            }
             Some(Sym::FrameParam(_)) => {
                 return Err(unsupported(
                     span,
-                    format_args!("taking the address of parameter `{name}`"),
+                    format_args!("taking the address of a kernel's `.param` variable `{name}`"),
                 ))
             }
             None => {}

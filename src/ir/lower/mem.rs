@@ -81,13 +81,13 @@ impl FnLower<'_> {
                     // In a kernel, a register holds an address of its
                     // parameters (`mov` of a parameter's name): a load
                     // from the launch's parameter bytes, bounds-checked.
-                    if !self.f.is_kernel {
-                        return Err(unsupported(
-                            op.span,
-                            "a function's parameter-space access through a register",
-                        ));
-                    }
-                    ir_space = Space::KernelParam;
+                    // In a device function, the `.local` address `mov`
+                    // gives of a parameter in the thread's frame.
+                    ir_space = if self.f.is_kernel {
+                        Space::KernelParam
+                    } else {
+                        Space::Local
+                    };
                 }
                 Src::Reg(r)
             }
@@ -268,7 +268,7 @@ impl FnLower<'_> {
                 // The shared window holds the whole cluster's shared memory.
                 let space = match s {
                     StateSpace::SharedCluster => Some(Space::Shared),
-                    s => self.param_space(space_of(s), ins)?,
+                    s => self.param_space(space_of(s), ins, true)?,
                 }
                 .ok_or_else(|| unsupported(ins.span, format_args!("cvta of `.{s}`")))?;
                 let ty = self.ty(ins, m, 0).unwrap_or(Ty::U64);
@@ -292,7 +292,7 @@ impl FnLower<'_> {
                 // The shared window holds the whole cluster's shared memory.
                 let space = match s {
                     StateSpace::SharedCluster => Some(Space::Shared),
-                    s => self.param_space(space_of(s), ins)?,
+                    s => self.param_space(space_of(s), ins, false)?,
                 }
                 .ok_or_else(|| unsupported(ins.span, format_args!("isspacep of `.{s}`")))?;
                 let d = self.dst(&ops[0], Ty::Pred)?;
@@ -407,19 +407,22 @@ impl FnLower<'_> {
         self.src(ins, op, Ty::U64).map(|_| ())
     }
 
-    /// `cvta`/`isspacep` of `.param`: in a kernel, its parameters (the
-    /// generic parameter window); a device function's parameters have no
-    /// generic address in warpjit.
+    /// `cvta` (`cvta`: true) or `isspacep` of `.param`: in a kernel, its
+    /// parameters (the generic parameter window); in a device function,
+    /// `cvta` of the `.local` address `mov` gives of a parameter (its
+    /// home in the thread's frame); `isspacep.param` there is refused.
     fn param_space(
         &self,
         space: Option<Space>,
         ins: &Instruction,
+        cvta: bool,
     ) -> Result<Option<Space>, Diagnostic> {
         match space {
             Some(Space::FrameParam) if self.f.is_kernel => Ok(Some(Space::KernelParam)),
+            Some(Space::FrameParam) if cvta => Ok(Some(Space::Local)),
             Some(Space::FrameParam) => Err(unsupported(
                 ins.span,
-                "the generic address of a device function's parameter",
+                "`isspacep.param` in a device function",
             )),
             other => Ok(other),
         }
@@ -472,8 +475,15 @@ impl FnLower<'_> {
         let (_, src, src_offset) = self.address(ins, &ops[1], Some(StateSpace::Global))?;
         let src_size = match ops.get(3) {
             None => Src::Imm(size as u64),
-            Some(o) if matches!(o.kind, OperandKind::Not(_)) => {
-                return Err(unsupported(o.span, "cp.async with an ignore-src predicate"))
+            // The ignore-src predicate (`p` or `!p`, a `.pred` register):
+            // when true the source is not read and `size` zero bytes are
+            // written, which is a source size of 0.
+            Some(o) if self.is_predicate(o) => {
+                let p = self.pred_src(ins, o)?;
+                let n = self.temp(Ty::U32);
+                let srcs = vec![Src::Imm(0), Src::Imm(size as u64), p];
+                self.emit(ins, OpKind::Selp, vec![n], srcs, Unit::Int, 1)?;
+                Src::Reg(n)
             }
             Some(o) => self.src(ins, o, Ty::U32)?,
         };
