@@ -37,8 +37,8 @@ for suite in "${suites[@]}"; do
   # numba has kernels of 5.6 G threads (test_issue_9229): more than the
   # default 60 s on a busy two-core machine; a doc example allocates more
   # than the default 1 GiB of device memory (the arena is reserved, not
-  # touched).
-  WARPJIT_WATCHDOG_SECONDS=600 WARPJIT_DEVICE_MEMORY=8G \
+  # touched); the CuPy interop tests need CuPy's kernels as PTX.
+  WARPJIT_WATCHDOG_SECONDS=600 WARPJIT_DEVICE_MEMORY=8G CUPY_COMPILE_WITH_PTX=1 \
   LD_PRELOAD="$run_lib/libwarpjit_interpose.so" LD_LIBRARY_PATH="$run_lib:$nvrtc" \
     "$venv/bin/python" -m numba.runtests $mods > "$log" 2>&1
   echo "== numba.cuda.tests.$suite: $(grep -a -E '^Ran [0-9]+ tests' "$log") $(tail -n 1 "$log")"
