@@ -312,17 +312,6 @@ fn device_version(s: &State) -> c_int {
     (major * 10 + minor) as c_int
 }
 
-/// A PTX `.target` (`sm_80`, `sm_90a`, `sm_100`) as CUDA's version number
-/// (80, 90, 100).
-fn ptx_version(target: &str) -> Option<c_int> {
-    let digits: String = target
-        .strip_prefix("sm_")?
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
 /// `CUfunction_attribute` values of a kernel.
 fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresult> {
     let &(m, k) = s
@@ -347,7 +336,9 @@ fn function_attribute(s: &State, f: Handle, attr: c_int) -> Result<c_int, CUresu
         // (its `.target`), which CUB's host code reads to pick the tuning
         // policy its device code was compiled with; BINARY_VERSION: the
         // device's.
-        5 => ptx_version(&ir.target).unwrap_or_else(|| device_version(s)),
+        5 => ir
+            .target_version()
+            .map_or_else(|| device_version(s), |v| v as c_int),
         6 => device_version(s),
         7 => 0,
         8 => s.arch.occupancy.shared_per_block as c_int - static_shared,

@@ -388,32 +388,6 @@ impl Memcpy2D {
     }
 }
 
-/// A module with a `.global` and a `.const` variable (40 + 12 bytes of
-/// `.const`), and a kernel using both.
-const GLOBALS_PTX: &str = r#"
-.version 7.0
-.target sm_80
-.address_size 64
-.global .align 4 .u32 counter = 7;
-.const .align 4 .b8 table[40];
-.const .align 8 .u64 scale[1];
-.const .align 4 .u32 bias = 3;
-.visible .entry bump(.param .u64 out)
-{
-    .reg .u32 %r<4>;
-    .reg .u64 %rd<3>;
-    ld.param.u64 %rd1, [out];
-    ld.const.u32 %r1, [table+4];
-    ld.const.u32 %r2, [bias];
-    ld.global.u32 %r3, [counter];
-    add.u32 %r3, %r3, %r1;
-    add.u32 %r3, %r3, %r2;
-    cvta.to.global.u64 %rd2, %rd1;
-    st.global.u32 [%rd2], %r3;
-    ret;
-}
-"#;
-
 #[test]
 fn entry_points_clients_call_at_init_and_for_copies() {
     let api = api();
@@ -689,58 +663,6 @@ fn entry_points_clients_call_at_init_and_for_copies() {
             let want: Symbol<*const c_void> = lib.get(direct).unwrap();
             assert_eq!(f, *want, "{name}");
         }
-    }
-}
-
-#[test]
-fn a_kernels_const_size_is_its_modules_const_variables() {
-    let api = api();
-    let lib = library();
-    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
-    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
-    let attr = sym!(lib, b"cuFuncGetAttribute", CuFuncGetAttribute);
-    let ptx = CString::new(GLOBALS_PTX).unwrap();
-    let name = CString::new("bump").unwrap();
-    // SAFETY: the driver API with valid handles and pointers.
-    unsafe {
-        let mut module: Handle = std::ptr::null_mut();
-        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
-        let mut f: Handle = std::ptr::null_mut();
-        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
-        let mut bytes = -1;
-        assert_eq!(attr(&mut bytes, 2, f), 0); // CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
-                                               // table[40] at 0, scale (8-aligned) at 40, bias at 48.
-        assert_eq!(bytes, 52);
-        assert_eq!(attr(&mut bytes, 2, api.saxpy), 0);
-        assert_eq!(bytes, 0, "saxpy has no .const variables");
-    }
-}
-
-/// PTX_VERSION is the `.target` the PTX was written for (CUB's host code
-/// picks its tuning policy by it, which must match what its device code was
-/// compiled with); BINARY_VERSION the device's compute capability.
-#[test]
-fn a_kernels_ptx_version_is_its_targets_and_binary_version_the_devices() {
-    let api = api();
-    let lib = library();
-    let load = sym!(lib, b"cuModuleLoadData", CuModuleLoadData);
-    let get_fn = sym!(lib, b"cuModuleGetFunction", CuModuleGetFunction);
-    let attr = sym!(lib, b"cuFuncGetAttribute", CuFuncGetAttribute);
-    let ptx = CString::new(GLOBALS_PTX.replace(".target sm_80", ".target sm_100a")).unwrap();
-    let name = CString::new("bump").unwrap();
-    // SAFETY: the driver API with valid handles and pointers.
-    unsafe {
-        let mut module: Handle = std::ptr::null_mut();
-        assert_eq!(load(&mut module, ptx.as_ptr() as *const c_void), 0);
-        let mut f: Handle = std::ptr::null_mut();
-        assert_eq!(get_fn(&mut f, module, name.as_ptr()), 0);
-        let mut v = -1;
-        assert_eq!(attr(&mut v, 5, f), 0); // CU_FUNC_ATTRIBUTE_PTX_VERSION
-        assert_eq!(v, 100);
-        assert_eq!(attr(&mut v, 6, f), 0); // CU_FUNC_ATTRIBUTE_BINARY_VERSION
-        assert_eq!(v, 80, "the default device (sm_80)");
-        assert_eq!(attr(&mut v, 5, api.saxpy), 0);
-        assert_eq!(v, 80, "saxpy is compute_80 PTX");
     }
 }
 

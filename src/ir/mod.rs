@@ -20,6 +20,7 @@ pub mod ops;
 pub mod reach;
 pub mod schedule;
 pub mod slots;
+pub mod target;
 pub mod text;
 pub mod uniform;
 pub mod verify;

@@ -26,16 +26,6 @@ pub struct ClusterLaunch {
 /// The portable limit on CTAs per cluster.
 pub const PORTABLE_RANKS: u64 = 8;
 
-/// The compute capability `sm_XY` names, as XY.
-fn sm_version(target: &str) -> Option<u32> {
-    let digits: String = target
-        .strip_prefix("sm_")?
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
 /// The cluster shape of a launch of `f` and whether it is explicit
 /// (`%is_explicit_cluster`): the launch's, else the kernel's
 /// `.reqnctapercluster`, else 1x1x1. Refused: clusters in a module for a
@@ -64,7 +54,7 @@ pub fn shape(
         }
         (None, None) => return Ok(([1, 1, 1], false)),
     };
-    if sm_version(&m.target).is_none_or(|v| v < 90) {
+    if m.target_version().is_none_or(|v| v < 90) {
         return Err(Error::ClustersUnsupported(format!(
             "the module targets {}",
             m.target
@@ -149,20 +139,5 @@ impl Device {
                 .map(run)
                 .reduce(Merged::default, Merged::merge)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sm_version;
-
-    #[test]
-    fn targets_name_their_compute_capability() {
-        assert_eq!(sm_version("sm_90"), Some(90));
-        assert_eq!(sm_version("sm_90a"), Some(90));
-        assert_eq!(sm_version("sm_100a"), Some(100));
-        assert_eq!(sm_version("sm_80"), Some(80));
-        assert_eq!(sm_version("compute_90"), None);
-        assert_eq!(sm_version("sm_"), None);
     }
 }

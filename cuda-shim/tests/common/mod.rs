@@ -293,3 +293,29 @@ pub fn run_two_files(lib: &Library, image: &[u8]) {
         assert_eq!(count, n as u32);
     }
 }
+
+/// A module with a `.global` and a `.const` variable (40 + 12 bytes of
+/// `.const`), and a kernel using both.
+pub const GLOBALS_PTX: &str = r#"
+.version 7.0
+.target sm_80
+.address_size 64
+.global .align 4 .u32 counter = 7;
+.const .align 4 .b8 table[40];
+.const .align 8 .u64 scale[1];
+.const .align 4 .u32 bias = 3;
+.visible .entry bump(.param .u64 out)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    ld.const.u32 %r1, [table+4];
+    ld.const.u32 %r2, [bias];
+    ld.global.u32 %r3, [counter];
+    add.u32 %r3, %r3, %r1;
+    add.u32 %r3, %r3, %r2;
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], %r3;
+    ret;
+}
+"#;
