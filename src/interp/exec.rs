@@ -1,7 +1,8 @@
 //! Executing one micro-op for the active lanes of a warp. The value
 //! semantics are [`crate::sem`]'s; this file reads and writes registers and
 //! memory, and implements the warp-wide operations (shuffles, votes,
-//! matches, reductions), barriers' arrival and the device runtime calls.
+//! matches, reductions) and the device runtime calls; barriers are
+//! `barrier.rs`'s.
 
 use cranelift_codegen::entity::EntityRef;
 
@@ -10,8 +11,8 @@ use super::pure;
 use super::warp::{Flow, Warp};
 use super::{Cta, Fault, FaultKind, PrintfRecord};
 use crate::ir::{
-    AtomOp, BarKind, Callee, FuncId, Op, OpKind, Reg, ReservedSmem, ShflMode, Space, SpecialReg,
-    Src, VoteMode,
+    AtomOp, Callee, FuncId, Op, OpKind, Reg, ReservedSmem, ShflMode, Space, SpecialReg, Src,
+    VoteMode,
 };
 use crate::runtime::memory::{AccessFault, FUNC_BASE};
 use crate::sanitizer::Rw;
@@ -492,90 +493,6 @@ impl Warp {
                 *d = v & m;
             }
         }
-    }
-
-    fn barrier(
-        &mut self,
-        cta: &mut Cta,
-        op: &Op,
-        mask: u32,
-        kind: BarKind,
-        has_count: bool,
-        negate: bool,
-    ) -> Result<Flow, Fault> {
-        let mut live = self.valid & !self.exited;
-        let first = mask.trailing_zeros() as usize;
-        let synccheck = cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck);
-        if mask != live && !synccheck {
-            // The lanes that did not come have nothing left to do but exit
-            // (an early `return` of the kernel): with independent thread
-            // scheduling (sm_70 on) they exit and the barrier, which counts
-            // the threads that have not exited, completes without them.
-            // Synccheck keeps CUDA's rule (a barrier in conditional code
-            // must be reached by the whole block) and reports it.
-            let idle = self.idle_until_exit(cta, live & !mask);
-            if idle != 0 {
-                self.exit_lanes(idle);
-                live &= !idle;
-            }
-        }
-        if mask != live {
-            let msg = format!(
-                "divergent barrier: only lanes {mask:#010x} of warp {} reached it, live lanes are {live:#010x}",
-                self.index
-            );
-            return Err(self.fault(
-                cta,
-                FaultKind::DivergentBarrier,
-                first as u32,
-                Some(op),
-                msg,
-            ));
-        }
-        let id = self.read(cta, &op.srcs[0], first) as u32;
-        if id >= 16 {
-            return Err(self.fault(
-                cta,
-                FaultKind::IllegalAddress,
-                first as u32,
-                Some(op),
-                format!("barrier {id} does not exist (0 to 15)"),
-            ));
-        }
-        let count = has_count.then(|| self.read(cta, &op.srcs[1], first) as u32);
-        let pred_src = if has_count { 2 } else { 1 };
-        let red = matches!(kind, BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr);
-        let b = &mut cta.barriers[id as usize];
-        b.arrived += mask.count_ones();
-        if count.is_some() {
-            b.expected = count;
-        }
-        if let Some(c) = count {
-            let arrived = b.arrived;
-            self.check_barrier(cta, op, first as u32, c, arrived);
-        } else if kind != BarKind::Arrive {
-            self.check_barrier_site(cta, op, first as u32, id);
-        }
-        if red {
-            for l in (0..32usize).filter(|l| mask & (1 << l) != 0) {
-                let p = (self.read(cta, &op.srcs[pred_src], l) & 1 != 0) != negate;
-                let b = &mut cta.barriers[id as usize];
-                if p {
-                    b.trues += 1;
-                } else {
-                    b.falses += 1;
-                }
-            }
-        }
-        if kind == BarKind::Arrive {
-            return Ok(Flow::Next);
-        }
-        let dst = if red {
-            op.dsts.first().map(|&d| (self.row(cta, d), mask, kind))
-        } else {
-            None
-        };
-        Ok(Flow::Barrier { id, dst })
     }
 
     /// Reads the 8-byte argument in the caller's `.param` slot at `off`.

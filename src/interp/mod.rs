@@ -10,6 +10,7 @@
 
 pub mod abi;
 mod access;
+mod barrier;
 mod bulk;
 mod bulk_tensor;
 mod check;

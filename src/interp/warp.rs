@@ -410,29 +410,6 @@ impl Warp {
         }
     }
 
-    /// The lanes of `lanes` that wait where nothing is left for them but to
-    /// exit: their innermost SIMT-stack entry is in the kernel's frame, at a
-    /// point from which only empty blocks and jumps lead to `ret` or `exit`
-    /// (where an early `return` waits to reconverge).
-    pub(super) fn idle_until_exit(&self, cta: &Cta, lanes: u32) -> u32 {
-        let mut seen = 0u32;
-        let mut idle = 0u32;
-        for (depth, frame) in self.frames.iter().enumerate().rev() {
-            let f = &cta.ctx.module.functions[frame.func];
-            for e in frame.stack.iter().rev() {
-                let here = e.mask & lanes & !seen;
-                if here == 0 {
-                    continue;
-                }
-                seen |= here;
-                if depth == 0 && only_exit_from(f, e.block, e.pc) {
-                    idle |= here;
-                }
-            }
-        }
-        idle
-    }
-
     /// Removes `mask` lanes from every entry of every frame (`exit`).
     pub(super) fn exit_lanes(&mut self, mask: u32) {
         self.exited |= mask;
@@ -443,25 +420,6 @@ impl Warp {
             f.call_mask &= !mask;
         }
     }
-}
-
-/// Whether a kernel's code at `pc` of `block` only exits: no operation
-/// left, then jumps through empty blocks to `ret` or `exit` (a few at most).
-fn only_exit_from(f: &crate::ir::Function, block: Block, pc: usize) -> bool {
-    use crate::ir::Terminator;
-    let (mut b, mut pc) = (block, pc);
-    for _ in 0..8 {
-        let data = &f.blocks[b];
-        if pc < data.ops.len() {
-            return false;
-        }
-        match data.term {
-            Terminator::Ret | Terminator::Exit => return true,
-            Terminator::Jump(next) => (b, pc) = (next, 0),
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// Bit 0 of every lane's value, as a lane mask (a predicate register's
