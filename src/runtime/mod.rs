@@ -11,6 +11,7 @@ pub mod arena;
 pub mod args;
 mod checked;
 mod cluster;
+mod compiled;
 mod cooperative;
 pub mod heap;
 pub mod ipc;
@@ -53,9 +54,6 @@ pub const MAX_PARAM_BYTES: u32 = 32764;
 /// A module loaded into a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModuleId(usize);
-
-/// How a module is compiled (`jit::compile` and its variants).
-type Build = fn(&ir::Module, &[u64]) -> Result<jit::CompiledModule, jit::JitError>;
 
 struct LoadedModule {
     source: SourceFile,
@@ -622,42 +620,6 @@ impl Device {
         report.elapsed = start.elapsed();
         report.compile_time = compile_time;
         Ok(report)
-    }
-
-    /// The compiled code launches use (none with the interpreter), compiled
-    /// on first use, and how long compiling took now.
-    fn code<'a>(
-        &self,
-        lm: &'a LoadedModule,
-    ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
-        self.compiled(&lm.ir, &lm.global_addrs, &lm.compiled, jit::compile)
-    }
-
-    /// `ir` compiled by `build` into `cell` on first use (the timing
-    /// driver's build, a checked build: see `jit::compile_for`,
-    /// `jit::compile_checked`); none with the interpreter.
-    fn compiled<'a>(
-        &self,
-        ir: &ir::Module,
-        global_addrs: &[u64],
-        cell: &'a OnceLock<Result<jit::CompiledModule, String>>,
-        build: Build,
-    ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
-        let mut compile_time = Duration::ZERO;
-        if self.options.engine == Engine::Interp {
-            return Ok((None, compile_time));
-        }
-        let compiled = cell.get_or_init(|| {
-            let c = build(ir, global_addrs).map_err(|e| e.to_string());
-            if let Ok(c) = &c {
-                compile_time = c.compile_time;
-            }
-            c
-        });
-        match compiled {
-            Ok(c) => Ok((Some(c), compile_time)),
-            Err(e) => Err(Error::Jit(e.clone())),
-        }
     }
 
     #[allow(clippy::too_many_arguments)]
