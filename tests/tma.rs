@@ -154,37 +154,10 @@ DONE:
 
 #[test]
 fn a_replaced_descriptor_published_with_cp_fenceproxy_reads_the_new_tensor() {
-    let path = write_ptx("tma-replace", "k.ptx", &format!("{HEADER}{REPLACE}"));
-    let dir = scratch("tma-replace");
-    std::fs::write(dir.join("a.bin"), u32s(&(0..64).collect::<Vec<_>>())).unwrap();
-    std::fs::write(dir.join("b.bin"), u32s(&(500..564).collect::<Vec<_>>())).unwrap();
-    for (i, mode) in ENGINES.iter().enumerate() {
-        let out = dir.join(format!("o{i}.bin"));
-        let mut args = vec![
-            "--grid".to_string(),
-            "1".into(),
-            "--block".into(),
-            "32".into(),
-            "--arg".into(),
-            format!("in:{}", dir.join("a.bin").display()),
-            "--arg".into(),
-            format!("in:{}", dir.join("b.bin").display()),
-            "--arg".into(),
-            format!("out:128:{}", dir.join("scratch.bin").display()),
-            "--arg".into(),
-            format!("out:32:{}", out.display()),
-            "--arg".into(),
-            "tmap:0:u32:16x4:4x2".into(),
-        ];
-        args.extend(mode.iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
-        let o = run(&path, &args);
+    for mode in ENGINES {
+        let (o, words) = run_replace("tma-replace", REPLACE, mode, 32);
         assert!(o.status.success(), "{mode:?}: {}", stderr(&o));
-        assert_eq!(
-            read_u32s(&out),
-            [500, 501, 502, 503, 516, 517, 518, 519],
-            "{mode:?}"
-        );
+        assert_eq!(words, [500, 501, 502, 503, 516, 517, 518, 519], "{mode:?}");
     }
 }
 
@@ -377,7 +350,16 @@ fn replace_kernel(extra: &str, box_bytes: u32) -> String {
         )
 }
 
-fn run_replace(name: &str, text: &str, mode: &[&str]) -> (std::process::Output, Vec<u32>) {
+/// Runs `text` (after the header) on one block of 32 threads with two
+/// 64-word inputs, a scratch buffer, `out_bytes` of output and a 16x4 u32
+/// tensor map of 4x2 boxes over the first input; the output words when it
+/// succeeds.
+fn run_replace(
+    name: &str,
+    text: &str,
+    mode: &[&str],
+    out_bytes: usize,
+) -> (std::process::Output, Vec<u32>) {
     let path = write_ptx(name, "k.ptx", &format!("{HEADER}{text}"));
     let dir = scratch(name);
     std::fs::write(dir.join("a.bin"), u32s(&(0..64).collect::<Vec<_>>())).unwrap();
@@ -395,7 +377,7 @@ fn run_replace(name: &str, text: &str, mode: &[&str]) -> (std::process::Output, 
         "--arg".into(),
         format!("out:128:{}", dir.join("scratch.bin").display()),
         "--arg".into(),
-        format!("out:48:{}", out.display()),
+        format!("out:{out_bytes}:{}", out.display()),
         "--arg".into(),
         "tmap:0:u32:16x4:4x2".into(),
     ];
@@ -429,7 +411,7 @@ fn every_replaced_field_is_what_the_tensor_copy_follows() {
         NAN,
     ];
     for mode in ENGINES {
-        let (o, words) = run_replace("tma-fields", &replace_kernel(REPLACED_FIELDS, 48), mode);
+        let (o, words) = run_replace("tma-fields", &replace_kernel(REPLACED_FIELDS, 48), mode, 48);
         assert!(o.status.success(), "{mode:?}: {}", stderr(&o));
         assert_eq!(words, want, "{mode:?}");
     }
@@ -458,7 +440,7 @@ fn replaced_values_the_descriptor_cannot_hold_are_faults_at_their_line() {
     for mode in ENGINES {
         for (form, want) in cases {
             let extra = format!("\ttensormap.replace.tile.{form};\n");
-            let (o, _) = run_replace("tma-field-faults", &replace_kernel(&extra, 48), mode);
+            let (o, _) = run_replace("tma-field-faults", &replace_kernel(&extra, 48), mode, 48);
             assert_no_crash(&o, want);
             let err = stderr(&o);
             assert_eq!(o.status.code(), Some(1), "{mode:?} {form}: {err}");
@@ -469,7 +451,12 @@ fn replaced_values_the_descriptor_cannot_hold_are_faults_at_their_line() {
     }
     // Swizzle atomicity other than 16B is kept, and refused when a copy uses it.
     let extra = "\ttensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [desc], 1;\n";
-    let (o, _) = run_replace("tma-field-faults", &replace_kernel(extra, 48), ENGINES[0]);
+    let (o, _) = run_replace(
+        "tma-field-faults",
+        &replace_kernel(extra, 48),
+        ENGINES[0],
+        48,
+    );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("swizzle atomicity 1"), "{err}");
