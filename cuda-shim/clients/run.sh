@@ -9,8 +9,8 @@
 #     write-combined ones (user space cannot get uncached memory), and
 #     pinned copies 1.5x faster than pageable ones (the shim stages a
 #     pageable source and reads a page-locked one directly, as CUDA does,
-#     but the staging copy is small next to warpjit's device write: about
-#     1.2-1.4x here, so the test fails most runs; docs/driver-api.md);
+#     but both pay the same fixed costs: 1.3-1.6x here, so the test fails
+#     about one run in four; docs/driver-api.md);
 #     For the latest 0.19.x also its whole driver:: suite (release build;
 #     the same two skipped; test_par_launch wants two free cores) and the
 #     two tests it marks to run alone;

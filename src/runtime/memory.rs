@@ -125,35 +125,43 @@ impl GlobalMemory {
 
     /// Allocates `size` bytes (zeroed), returning the device address: from
     /// the never-used arena while it lasts, then from freed space (first
-    /// fit). Each allocation is followed by a free granule, which catches
-    /// small overruns as faults.
+    /// fit); where allocations are rounded as a GPU's are
+    /// ([`GlobalMemory::set_rounded`]), from freed space first, as a GPU's
+    /// allocator reuses it (pages already touched cost no faults; without
+    /// memcheck a dangling pointer has nothing to report). Each allocation
+    /// is followed by a free granule, which catches small overruns as
+    /// faults.
     pub fn alloc(&mut self, size: u64) -> Option<u64> {
         let size = size.max(1);
         let span = size
             .checked_next_multiple_of(ALLOC_ALIGN)?
             .checked_add(ALLOC_ALIGN)?;
-        let start = if self
+        let fresh = self
             .next
             .checked_add(span)
-            .is_some_and(|end| end <= self.capacity())
-        {
-            // No fill: the arena starts zeroed and bytes past `next` were
-            // never written.
-            let start = self.next;
-            self.next += span;
-            start
-        } else {
-            let i = self.free_ranges.iter().position(|r| r.1 - r.0 >= span)?;
-            let start = self.free_ranges[i].0;
-            self.free_ranges[i].0 += span;
-            if self.free_ranges[i].0 == self.free_ranges[i].1 {
-                self.free_ranges.remove(i);
+            .is_some_and(|end| end <= self.capacity());
+        let reuse = self.free_ranges.iter().position(|r| r.1 - r.0 >= span);
+        let start = match reuse {
+            Some(i) if self.rounded || !fresh => {
+                let start = self.free_ranges[i].0;
+                self.free_ranges[i].0 += span;
+                if self.free_ranges[i].0 == self.free_ranges[i].1 {
+                    self.free_ranges.remove(i);
+                }
+                self.fill(start, size, 0);
+                if let Some(init) = &self.init {
+                    init.set(start, size, false);
+                }
+                start
             }
-            self.fill(start, size, 0);
-            if let Some(init) = &self.init {
-                init.set(start, size, false);
+            _ if fresh => {
+                // No fill: the arena starts zeroed and bytes past `next`
+                // were never written.
+                let start = self.next;
+                self.next += span;
+                start
             }
-            start
+            _ => return None,
         };
         let end = start + size;
         self.freed.retain(|f| f.1 <= start || f.0 >= start + span);
@@ -224,8 +232,10 @@ impl GlobalMemory {
     /// 256-byte granule, as a GPU's allocations are rounded up (a small
     /// overrun reads or writes the padding instead of faulting); off, an
     /// access must lie inside the bytes allocated. Allocations stay
-    /// separated by a free granule either way. The driver library turns
-    /// this on unless memcheck is on (`Options::round_allocations`).
+    /// separated by a free granule either way. On, freed space is also
+    /// reused before never-used arena ([`GlobalMemory::alloc`]). The driver
+    /// library turns this on unless memcheck is on
+    /// (`Options::round_allocations`).
     pub fn set_rounded(&mut self, on: bool) {
         if on == self.rounded {
             return;
@@ -601,6 +611,24 @@ mod tests {
         }
         let big = m.alloc(12000).unwrap();
         assert_eq!(m.check(big + 11996, 4), Ok(big + 11996 - GLOBAL_BASE));
+    }
+
+    /// Rounded (the driver library without memcheck), freed space is taken
+    /// before never-used arena, zeroed; otherwise never-used arena first,
+    /// so a dangling pointer keeps faulting.
+    #[test]
+    fn rounded_allocations_reuse_freed_space_first() {
+        let mut m = GlobalMemory::new(1 << 20);
+        let a = m.alloc(5000).unwrap();
+        m.store(a - GLOBAL_BASE, 8, 0x0707_0707_0707_0707);
+        assert!(m.free(a));
+        let b = m.alloc(5000).unwrap();
+        assert_ne!(a, b, "not rounded: never-used arena first");
+        assert!(m.free(b));
+        m.set_rounded(true);
+        let c = m.alloc(4000).unwrap();
+        assert_eq!(c, a, "rounded: the first freed range that fits");
+        assert_eq!(m.load(c - GLOBAL_BASE, 8), 0, "reused bytes are zeroed");
     }
 
     #[test]
