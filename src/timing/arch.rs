@@ -293,6 +293,25 @@ pub struct Memory {
     /// or channels take the interleaving units in turn (CC 1.x).
     #[serde(default)]
     pub dram_hashed: bool,
+    /// Banks per channel, each with one open row (0: no bank model, every
+    /// access served at the channel's bandwidth whatever its row).
+    #[serde(default)]
+    pub dram_banks: u32,
+    /// Bytes of a channel's address space one row (page) of a bank holds.
+    #[serde(default = "row_bytes")]
+    pub dram_row_bytes: u32,
+    /// Nanoseconds between two activations of one bank (tRC: a row opened,
+    /// read or written, and closed).
+    #[serde(default)]
+    pub dram_row_cycle_ns: f64,
+    /// Nanoseconds between two activations of one channel (tRRD, or a
+    /// quarter of tFAW where that is longer).
+    #[serde(default)]
+    pub dram_activate_ns: f64,
+}
+
+fn row_bytes() -> u32 {
+    2048
 }
 
 fn one() -> u32 {
@@ -606,6 +625,7 @@ impl Arch {
                 "memory.dram_interleave_bytes",
                 m.dram_interleave_bytes as f64,
             ),
+            ("memory.dram_row_bytes", m.dram_row_bytes as f64),
         ] {
             positive(what, v)?;
         }
@@ -616,6 +636,8 @@ impl Arch {
                 m.l2_slice_bytes_per_cycle,
             ),
             ("memory.dram_turnaround_ns", m.dram_turnaround_ns),
+            ("memory.dram_row_cycle_ns", m.dram_row_cycle_ns),
+            ("memory.dram_activate_ns", m.dram_activate_ns),
         ] {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(format!("{what} must be 0 or more (is {v})"));

@@ -50,6 +50,10 @@ fn chip_presets_state_every_key() {
         "dram_write_batch",
         "dram_interleave_bytes",
         "dram_hashed",
+        "dram_banks",
+        "dram_row_bytes",
+        "dram_row_cycle_ns",
+        "dram_activate_ns",
     ];
     for (name, text) in PRESETS {
         if text.contains("\nbase = ") {

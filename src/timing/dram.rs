@@ -28,6 +28,20 @@
 //! back) waits with it. Without this, writes that all fall on one channel
 //! (the partition camping of a transpose's column writes on GT200) would
 //! pile up behind it for free while the rest of the kernel went on.
+//!
+//! **Banks and rows** (where the preset gives `dram_banks`): a channel's
+//! address space is cut into rows of `dram_row_bytes` spread over its
+//! banks; a bank has one row open. An access to another row activates it,
+//! and activations are rationed: one per `dram_row_cycle_ns` (tRC) per
+//! bank and one per `dram_activate_ns` (tRRD, tFAW / 4) per channel, so a
+//! stream of accesses that each open a row (strided writes, many streams
+//! at once) is served at the rate rows can be opened rather than at the
+//! bus's. The controller serves row hits first (FR-FCFS): an access to a
+//! row that a queued access of the same bank has opened joins it, so a
+//! deep queue finds the locality a shallow one misses. Reads book their
+//! activation when they arrive; a batch of writes is drained grouped by
+//! row, taking the longest of its bus time, its activations at the
+//! channel's rate and its busiest bank's activations at tRC.
 
 use super::arch::Arch;
 use super::server::Server;
@@ -39,6 +53,15 @@ pub const QUEUE: u32 = 64;
 
 pub struct Dram {
     channels: Vec<Channel>,
+    /// Banks per channel (0: no bank model).
+    banks: u32,
+    /// log2 of the address span one row index covers (all channels' rows
+    /// of the same index).
+    row_shift: u32,
+    /// Cycles between two activations of one bank (tRC).
+    row_cycle: f64,
+    /// Cycles between two activations of one channel (tRRD).
+    activate: f64,
     /// Cycles of a channel per sector read.
     read_cost: f64,
     /// Cycles of a channel per batch of writes: the turnaround.
@@ -58,6 +81,45 @@ struct Channel {
     server: Server,
     /// Sectors written since the channel's last booked batch.
     pending: u64,
+    /// Activations of the channel (tRRD), where banks are modelled.
+    act: Server,
+    banks: Vec<Bank>,
+    /// The rows (bank, row) the pending writes fall in.
+    write_rows: Vec<(u32, u64)>,
+}
+
+/// Rows of a bank the controller still has accesses queued for: the first
+/// is the open one.
+const GROUPS: usize = 4;
+
+#[derive(Clone, Default)]
+struct Bank {
+    /// Activations (tRC apart).
+    server: Server,
+    /// (row + 1, cycle its last queued access is served); 0: none.
+    rows: [(u64, u64); GROUPS],
+}
+
+impl Bank {
+    /// Whether an access to `row` at `now` finds it open or joins accesses
+    /// queued for it; if so its group is extended to `until` by the caller.
+    fn hit(&mut self, row: u64, now: u64) -> Option<usize> {
+        self.rows
+            .iter()
+            .position(|&(r, _)| r == row + 1)
+            .filter(|&i| i == 0 || self.rows[i].1 >= now)
+    }
+
+    /// `row` opened: it becomes the open row, the others stay queued.
+    fn open(&mut self, row: u64, until: u64) {
+        let i = self
+            .rows
+            .iter()
+            .position(|&(r, _)| r == row + 1)
+            .unwrap_or(GROUPS - 1);
+        self.rows.copy_within(0..i, 1);
+        self.rows[0] = (row + 1, until);
+    }
 }
 
 impl Dram {
@@ -69,8 +131,18 @@ impl Dram {
         let available = (1.0 - m.dram_refresh_fraction) * (1.0 - m.dram_ecc_fraction);
         // Cycles of a channel per sector.
         let read_cost = m.sector_bytes as f64 / (bytes_per_cycle * available);
+        let banks = m.dram_banks;
+        let mut channel = Channel::default();
+        channel.banks = vec![Bank::default(); banks as usize];
+        let ns = arch.chip.clock_mhz / 1e3;
         Dram {
-            channels: vec![Channel::default(); channels],
+            channels: vec![channel; channels],
+            banks,
+            row_shift: (m.dram_row_bytes.max(1) as u64 * channels as u64)
+                .next_power_of_two()
+                .trailing_zeros(),
+            row_cycle: m.dram_row_cycle_ns * ns,
+            activate: m.dram_activate_ns * ns,
             read_cost,
             turnaround: m.dram_turnaround_ns * arch.chip.clock_mhz / 1e3,
             batch: m.dram_write_batch.max(1) as u64,
@@ -83,7 +155,7 @@ impl Dram {
 
     /// The channel holding `addr`.
     #[inline]
-    fn channel(&mut self, addr: u64) -> &mut Channel {
+    fn channel_of(&self, addr: u64) -> usize {
         let unit = addr >> self.interleave_shift;
         let n = self.channels.len() as u64;
         let c = if self.hashed {
@@ -91,24 +163,68 @@ impl Dram {
         } else {
             unit % n
         };
+        c as usize
+    }
+
+    #[inline]
+    fn channel(&mut self, addr: u64) -> &mut Channel {
+        let c = self.channel_of(addr);
         let floor = self.floor;
-        let ch = &mut self.channels[c as usize];
+        let ch = &mut self.channels[c];
         ch.server.advance(floor);
         ch
+    }
+
+    /// The bank and row of `addr` within its channel.
+    #[inline]
+    fn bank_row(&self, addr: u64) -> (u32, u64) {
+        let row = addr >> self.row_shift;
+        let bits = self.banks.trailing_zeros();
+        let bank = if self.hashed && self.banks.is_power_of_two() {
+            (row ^ (row >> bits) ^ (row >> (2 * bits))) % self.banks as u64
+        } else {
+            row % self.banks as u64
+        };
+        (bank as u32, row)
     }
 
     /// A sector read at `addr` arriving at cycle `now`; returns the cycles
     /// it waits.
     pub fn read(&mut self, addr: u64, now: u64) -> u64 {
-        let cost = self.read_cost;
-        self.channel(addr).server.book(now, cost)
+        self.read_sectors(addr, now, 1.0)
     }
 
     /// A read of `sectors` sectors at `addr` (one transaction) arriving at
     /// `now`; returns the cycles it waits.
     pub fn read_sectors(&mut self, addr: u64, now: u64, sectors: f64) -> u64 {
         let cost = self.read_cost * sectors;
-        self.channel(addr).server.book(now, cost)
+        if self.banks == 0 {
+            return self.channel(addr).server.book(now, cost);
+        }
+        let (bank, row) = self.bank_row(addr);
+        let (row_cycle, activate) = (self.row_cycle, self.activate);
+        let floor = self.floor;
+        let ch = self.channel(addr);
+        let b = &mut ch.banks[bank as usize];
+        match b.hit(row, now) {
+            Some(i) => {
+                let wait = ch.server.book(now, cost);
+                let b = &mut ch.banks[bank as usize];
+                b.rows[i].1 = b.rows[i].1.max(now + wait + cost as u64);
+                wait
+            }
+            None => {
+                // The row is opened once the bank has closed its last
+                // (tRC) and the channel may activate again (tRRD).
+                b.server.advance(floor);
+                ch.act.advance(floor);
+                let at = now + b.server.book(now, row_cycle);
+                let at = at + ch.act.book(at, activate);
+                let wait = ch.server.book(at, cost) + (at - now);
+                ch.banks[bank as usize].open(row, now + wait + cost as u64);
+                wait
+            }
+        }
     }
 
     /// `n` sectors written at `addr` at cycle `now` (write-backs: nothing
@@ -118,12 +234,39 @@ impl Dram {
     pub fn write(&mut self, addr: u64, now: u64, n: u64) -> u64 {
         let (batch, cost, turnaround, queue) =
             (self.batch, self.read_cost, self.turnaround, self.queue);
+        let (row_cycle, activate) = (self.row_cycle, self.activate);
+        let bank_row = (self.banks > 0).then(|| self.bank_row(addr));
         let ch = self.channel(addr);
         let held = (ch.server.backlog(now) - queue).max(0.0) as u64;
         ch.pending += n;
+        if let Some(br) = bank_row {
+            if !ch.write_rows.contains(&br) {
+                ch.write_rows.push(br);
+            }
+        }
         if ch.pending >= batch {
             let sectors = std::mem::take(&mut ch.pending);
-            ch.server.book(now, sectors as f64 * cost + turnaround);
+            let bus = sectors as f64 * cost;
+            // The batch drained grouped by row: a row its bank has open
+            // (or has queued reads for) costs no activation.
+            let mut acts = 0u32;
+            let mut per_bank = [0u32; 64];
+            let mut busiest = 0u32;
+            let until = now + bus as u64;
+            for (bank, row) in std::mem::take(&mut ch.write_rows) {
+                let b = &mut ch.banks[bank as usize];
+                if b.hit(row, now).is_none() {
+                    acts += 1;
+                    let k = &mut per_bank[bank as usize % 64];
+                    *k += 1;
+                    busiest = busiest.max(*k);
+                }
+                b.open(row, until);
+            }
+            let drain = bus
+                .max(acts as f64 * activate)
+                .max(busiest as f64 * row_cycle);
+            ch.server.book(now, drain + turnaround);
         }
         held
     }
@@ -200,5 +343,45 @@ mod tests {
         // Once the channel has caught up, it takes writes at once.
         d.advance(100 * n * line as u64);
         assert_eq!(d.write(0, 100 * n * line as u64, 4), 0);
+    }
+
+    /// Banks: accesses that each open a row are served at the rate rows
+    /// can be opened (tRRD per channel, tRC per bank), accesses to open
+    /// rows at the bus's; an access joins a row a queued access opened.
+    #[test]
+    fn rows_opened_ration_a_channel() {
+        let mut arch = Arch::builtin("sm_80").unwrap();
+        let m = &mut arch.memory;
+        m.dram_bandwidth_gbs = 1410.0 * 32.0 / 1e3; // one sector per cycle
+        m.dram_refresh_fraction = 0.0;
+        m.dram_ecc_fraction = 0.0;
+        m.dram_channels = 1;
+        m.dram_banks = 4;
+        m.dram_row_bytes = 2048;
+        m.dram_row_cycle_ns = 40.0 / 1.41; // 40 cycles
+        m.dram_activate_ns = 10.0 / 1.41; // 10 cycles
+        m.dram_hashed = false;
+        let mut d = Dram::new(&arch);
+        // 64 sectors of one row: one activation, then the bus.
+        let w: Vec<u64> = (0..64).map(|k| d.read(k * 32, 0)).collect();
+        assert_eq!(w[63], 63);
+        // 64 sectors each in a row of its own over 4 banks: tRRD would
+        // allow one per 10 cycles, tRC one per bank per 40.
+        let mut d = Dram::new(&arch);
+        let w: Vec<u64> = (0..64).map(|k| d.read(k * 2048, 0)).collect();
+        assert!(w[63] >= 63 * 10 - 40 && w[63] <= 63 * 10 + 40, "{}", w[63]);
+        // Without banks the same reads take the bus alone.
+        arch.memory.dram_banks = 0;
+        let mut d = Dram::new(&arch);
+        let w: Vec<u64> = (0..64).map(|k| d.read(k * 2048, 0)).collect();
+        assert_eq!(w[63], 63);
+        // Two rows of one bank taken in turn: the second access of each
+        // row joins the first (queued), so two activations, not 64.
+        arch.memory.dram_banks = 4;
+        let mut d = Dram::new(&arch);
+        let w: Vec<u64> = (0..64)
+            .map(|k| d.read((k % 2) * 4 * 2048 + (k / 2) * 32, 0))
+            .collect();
+        assert!(w[63] <= 63 + 40, "{}", w[63]);
     }
 }
