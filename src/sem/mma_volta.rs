@@ -89,6 +89,8 @@ fn acc_at(ty: MmaType, frag: &Fragment, lane: usize, i: usize) -> f64 {
 
 /// Executes the form for a whole warp; returns D's registers (the first
 /// `regs(kind)[3]` are meaningful).
+// Lanes index every fragment (register-major), not one slice.
+#[allow(clippy::needless_range_loop)]
 pub fn mma(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 32]; 8] {
     let mut d = [[0u64; 32]; 8];
     if !is_volta(kind) {
@@ -120,11 +122,13 @@ pub fn mma(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 3
                 sum += x * bm[q][kk][col];
             }
             let v = sum + cm[q][r][col];
-            if kind.dtype == MmaType::F16 {
-                d[i / 2][lane] |= (f16::from_f64(v).to_bits() as u64) << (16 * (i % 2));
+            let (reg, bits) = if kind.dtype == MmaType::F16 {
+                let h = f16::from_f64(v).to_bits() as u64;
+                (i / 2, h << (16 * (i % 2)))
             } else {
-                d[i][lane] = (v as f32).to_bits() as u64;
-            }
+                (i, (v as f32).to_bits() as u64)
+            };
+            d[reg][lane] |= bits;
         }
     }
     d
