@@ -24,6 +24,9 @@ const FORMS: &[(&str, &str)] = &[
     ("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%fd1,%fd2,%fd3,%fd4}, {%fd5,%fd6,%fd7,%fd8,%fd9,%fd10,%fd11,%fd12}, {%fd13,%fd14,%fd15,%fd16}, {%fd17,%fd18,%fd19,%fd20};", "Mma"),
     ("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1,%f2,%f3,%f4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%f5,%f6,%f7,%f8};", "Mma"),
     ("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1,%r2}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r3,%r4};", "Mma"),
+    ("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r3,%r4}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};", "Mma"),
+    ("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r3,%r4}, {%r5,%r6,%r7,%r8};", "Mma"),
+    ("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r7,%r8}, {%r9,%r10,%r11,%r12};", "Mma"),
     ("movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2;", "Movmatrix"),
     ("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, %rd1, %p1, 1, 1, 1;", "Wgmma"),
     ("wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r5,%r6}, %rd1, %rd2, %p1, 1, -1, 0, 1;", "Wgmma"),
@@ -66,8 +69,11 @@ fn load_error(form: &str) -> String {
 #[test]
 fn forms_not_executed_are_errors_at_their_line() {
     let cases = [
-        // Volta's f16 m8n8k4 is not executed.
-        ("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r3,%r4}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};", "unsupported"),
+        // Volta's m8n8k4: f16 inputs only, accumulator counts follow C/D.
+        ("mma.sync.aligned.m8n8k4.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r3,%r4}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};", "unsupported"),
+        ("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3,%r4}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};", "expected {...} with 8 registers"),
+        // An f16 D with an f32 C: ptxas refuses it (".dtype must be '.f32'").
+        ("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f32 {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r7,%r8}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};", "unsupported"),
         // Shapes and types the ISA does not pair.
         ("mma.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r11,%r12,%r13,%r14};", "unsupported"),
         ("mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%f5,%f6,%f7,%f8};", "unsupported"),

@@ -295,6 +295,14 @@ fn unlisted_forms_are_refused() {
     let mut k = int_kind(16, 32, S8, S8);
     k.bit_op = Some(BitOp::Xor);
     assert_eq!(mma_fragment_regs(&k), None);
-    // Volta's f16 m8n8k4 is not executed.
-    assert_eq!(mma_fragment_regs(&kind(8, 4, F32, F16, F16, F32)), None);
+    // Volta's m8n8k4 takes f16 A and B only (src/sem/mma_volta.rs).
+    assert_eq!(
+        mma_fragment_regs(&kind(8, 4, F32, F16, F16, F32)),
+        Some([2, 2, 8, 8])
+    );
+    assert_eq!(
+        mma_fragment_regs(&kind(8, 4, F16, F16, F16, F32)),
+        Some([2, 2, 8, 4])
+    );
+    assert_eq!(mma_fragment_regs(&kind(8, 4, F32, Bf16, Bf16, F32)), None);
 }

@@ -18,6 +18,7 @@ pub mod fp8;
 pub mod int;
 pub mod mbarrier;
 pub mod mma_forms;
+pub mod mma_volta;
 pub mod tensor;
 pub mod tensor_map;
 pub mod texture;

@@ -69,6 +69,9 @@ pub fn mma_fragment_regs(kind: &MmaKind) -> Option<[usize; 4]> {
     if super::mma_forms::regs(kind).is_some() {
         return super::mma_forms::regs(kind);
     }
+    if super::mma_volta::regs(kind).is_some() {
+        return super::mma_volta::regs(kind);
+    }
     if kind.satfinite || kind.bit_op.is_some() {
         return None;
     }
@@ -135,12 +138,18 @@ fn decode<const R: usize, const C: usize>(
 
 /// Executes `mma.sync` for a whole warp. Fragments are register-major
 /// (`Fragment`); each register value is its bit pattern (f16x2/bf16x2
-/// packed, f32/tf32 bits). Returns D's registers, as many as the kind has.
-pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 32]; 4] {
+/// packed, f32/tf32 bits). Returns D's registers, as many as the kind has
+/// (at most 8: Volta's m8n8k4 with an f32 D).
+pub fn mma_sync(kind: &MmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> [[u64; 32]; 8] {
+    let mut d = [[0u64; 32]; 8];
     if super::mma_forms::regs(kind).is_some() {
-        return super::mma_forms::mma(kind, a, b, c);
+        let four = super::mma_forms::mma(kind, a, b, c);
+        d[..4].copy_from_slice(&four);
+        return d;
     }
-    let mut d = [[0u64; 32]; 4];
+    if super::mma_volta::regs(kind).is_some() {
+        return super::mma_volta::mma(kind, a, b, c);
+    }
     if mma_fragment_regs(kind).is_none() {
         return d;
     }
@@ -495,7 +504,7 @@ mod tests {
                         }
                     };
                     assert_eq!(
-                        d.map(|r| r.map(canonical)),
+                        d.map(|r| r.map(canonical))[..4],
                         want.map(|r| r.map(canonical)),
                         "{kind:?}, round {round}"
                     );
