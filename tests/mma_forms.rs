@@ -21,6 +21,8 @@ const FORMS: &[(&str, &str)] = &[
     ("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r11,%r12,%r13,%r14};", "Mma"),
     ("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc {%r1,%r2}, {%r3}, {%r4}, {%r5,%r6};", "Mma"),
     ("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1,%fd2}, {%fd3}, {%fd4}, {%fd5,%fd6};", "Mma"),
+    ("mma.sync.aligned.m8n8k4.row.col.rz.f64.f64.f64.f64 {%fd1,%fd2}, {%fd3}, {%fd4}, {%fd5,%fd6};", "Mma"),
+    ("mma.sync.aligned.m16n8k8.row.col.rp.f64.f64.f64.f64 {%fd1,%fd2,%fd3,%fd4}, {%fd5,%fd6,%fd7,%fd8}, {%fd9,%fd10}, {%fd11,%fd12,%fd13,%fd14};", "Mma"),
     ("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%fd1,%fd2,%fd3,%fd4}, {%fd5,%fd6,%fd7,%fd8,%fd9,%fd10,%fd11,%fd12}, {%fd13,%fd14,%fd15,%fd16}, {%fd17,%fd18,%fd19,%fd20};", "Mma"),
     ("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1,%f2,%f3,%f4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%f5,%f6,%f7,%f8};", "Mma"),
     ("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1,%r2}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r3,%r4};", "Mma"),
@@ -78,7 +80,7 @@ fn forms_not_executed_are_errors_at_their_line() {
         ("mma.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r11,%r12,%r13,%r14};", "unsupported"),
         ("mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%f5,%f6,%f7,%f8};", "unsupported"),
         ("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32 {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%r11,%r12,%r13,%r14};", "unsupported"),
-        ("mma.sync.aligned.m8n8k4.row.col.rz.f64.f64.f64.f64 {%fd1,%fd2}, {%fd3}, {%fd4}, {%fd5,%fd6};", "unsupported"),
+        ("mma.sync.aligned.m16n8k16.row.col.rz.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r5,%r6,%r7,%r8}, {%r9,%r10}, {%f5,%f6,%f7,%f8};", "unsupported"),
         // Register counts follow the form.
         ("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r9,%r10}, {%r11,%r12,%r13,%r14};", "expected {...} with 4 registers"),
         ("movmatrix.sync.aligned.m8n8.b16 %r1, %r2;", "unsupported"),

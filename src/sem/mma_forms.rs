@@ -235,6 +235,13 @@ pub fn dot(kind: &MmaKind, a: &[u64], b: impl Fn(usize) -> u64, c: u64) -> u64 {
     let k = a.len();
     match family(kind) {
         Some(Family::F64) => {
+            if kind.rounding != crate::ir::ops::Rounding::Rn {
+                let mut acc = c;
+                for (kk, &x) in a.iter().enumerate() {
+                    acc = super::float::fma_f64(x, b(kk), acc, kind.rounding);
+                }
+                return acc;
+            }
             let mut acc = f64::from_bits(c);
             for (kk, &x) in a.iter().enumerate() {
                 acc = f64::from_bits(x).mul_add(f64::from_bits(b(kk)), acc);

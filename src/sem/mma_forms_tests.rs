@@ -12,6 +12,7 @@ fn kind(m: u16, k: u16, d: MmaType, a: MmaType, b: MmaType, c: MmaType) -> MmaKi
         b_col: true,
         satfinite: false,
         bit_op: None,
+        rounding: crate::ir::ops::Rounding::Rn,
     }
 }
 
@@ -301,8 +302,37 @@ fn unlisted_forms_are_refused() {
         Some([2, 2, 8, 8])
     );
     assert_eq!(
-        mma_fragment_regs(&kind(8, 4, F16, F16, F16, F32)),
-        Some([2, 2, 8, 4])
+        mma_fragment_regs(&kind(8, 4, F32, F16, F16, F16)),
+        Some([2, 2, 4, 8])
     );
+    // An f16 D with an f32 C: ptxas refuses it.
+    assert_eq!(mma_fragment_regs(&kind(8, 4, F16, F16, F16, F32)), None);
     assert_eq!(mma_fragment_regs(&kind(8, 4, F32, Bf16, Bf16, F32)), None);
+}
+
+/// f64 `.rz .rm .rp`: each fma of the chain rounds in the form's mode.
+/// Row (1, +-2^-60, 0, 0) times column (1, 1, 0, 0) plus 0: the second fma
+/// adds +-2^-60 to 1, which only a directed rounding keeps.
+#[test]
+fn f64_directed_rounding_rounds_each_fma() {
+    use crate::ir::ops::Rounding::*;
+    use MmaType::F64;
+    let tiny = 2f64.powi(-60);
+    let one = 1f64;
+    let (up, down) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0);
+    for (sign, rn, rz, rm, rp) in [(1.0, one, one, one, up), (-1.0, one, down, down, one)] {
+        let a = [1f64, sign * tiny, 0.0, 0.0].map(f64::to_bits);
+        let b = [1f64, 1.0, 0.0, 0.0].map(f64::to_bits);
+        for (mode, want) in [(Rn, rn), (Rz, rz), (Rm, rm), (Rp, rp)] {
+            let mut k = kind(8, 4, F64, F64, F64, F64);
+            k.rounding = mode;
+            assert!(mma_fragment_regs(&k).is_some(), "{mode:?}");
+            let got = f64::from_bits(dot(&k, &a, |i| b[i], 0));
+            assert_eq!(got, want, "{sign} {mode:?}");
+        }
+    }
+    // The other forms take `.rn` only.
+    let mut k = kind(16, 16, MmaType::F32, MmaType::F16, MmaType::F16, MmaType::F32);
+    k.rounding = Rz;
+    assert!(mma_fragment_regs(&k).is_none());
 }

@@ -60,12 +60,18 @@ pub struct MmaKind {
     pub satfinite: bool,
     /// `.xor.popc` / `.and.popc` of the `.b1` forms.
     pub bit_op: Option<super::wmma::BitOp>,
+    /// `.rn` (the default) `.rz .rm .rp`: the f64 forms' rounding of each
+    /// fma of their chain; any other form takes `.rn` only.
+    pub rounding: crate::ir::ops::Rounding,
 }
 
 /// Number of registers per lane of the A, B, C and D fragments, or `None`
 /// when this combination is not supported yet (it then fails at load time).
 pub fn mma_fragment_regs(kind: &MmaKind) -> Option<[usize; 4]> {
     use MmaType::*;
+    if kind.rounding != crate::ir::ops::Rounding::Rn && kind.atype != F64 {
+        return None;
+    }
     if super::mma_forms::regs(kind).is_some() {
         return super::mma_forms::regs(kind);
     }
@@ -360,6 +366,7 @@ mod tests {
             b_col: true,
             satfinite: false,
             bit_op: None,
+            rounding: crate::ir::ops::Rounding::Rn,
         };
         let av = |r: usize, c: usize| ((r * 3 + c) % 7) as f32 - 3.0;
         let bv = |k: usize, n: usize| ((k + 2 * n) % 5) as f32 * 0.5;
@@ -446,6 +453,7 @@ mod tests {
                     b_col: true,
                     satfinite: false,
                     bit_op: None,
+                    rounding: crate::ir::ops::Rounding::Rn,
                 };
                 let Some([na, nb, nc, _]) = mma_fragment_regs(&kind) else {
                     continue;
@@ -525,6 +533,7 @@ mod tests {
             b_col: true,
             satfinite: false,
             bit_op: None,
+            rounding: crate::ir::ops::Rounding::Rn,
         };
         assert_eq!(mma_fragment_regs(&kind), Some([1, 1, 2, 2]));
         kind.b_col = false;

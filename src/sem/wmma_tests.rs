@@ -180,6 +180,7 @@ fn wmma_equals_the_mmas_it_is_made_of() {
                     b_col: true,
                     satfinite: false,
                     bit_op: None,
+                    rounding: crate::ir::ops::Rounding::Rn,
                 };
                 for _ in 0..4 {
                     let mut rnd = |rows: usize, cols: usize, bits: u32| -> Vec<Vec<u64>> {

@@ -7,7 +7,7 @@ use super::mods::Mods;
 use super::{error, unsupported};
 use crate::front::ast::{Instruction, Kw, Modifier, Opcode, OperandKind, ScalarType, StateSpace};
 use crate::front::{Diagnostic, DiagnosticKind};
-use crate::ir::{OpKind, Ty, Unit};
+use crate::ir::{OpKind, Rounding, Ty, Unit};
 use crate::sem::tensor::{mma_fragment_regs, MmaKind, MmaShape, MmaType};
 use crate::sem::wmma::BitOp;
 
@@ -163,11 +163,20 @@ impl FnLower<'_> {
                     } else {
                         None
                     },
+                    // `.rz .rm .rp`: the f64 forms only (the others' regs
+                    // are `None` with them).
+                    rounding: if m.has(Kw::Rz) {
+                        Rounding::Rz
+                    } else if m.has(Kw::Rm) {
+                        Rounding::Rm
+                    } else if m.has(Kw::Rp) {
+                        Rounding::Rp
+                    } else {
+                        Rounding::Rn
+                    },
                 };
-                // `.sp` (sparse A) and rounding other than to nearest are
-                // not executed.
-                let other_rounding = [Kw::Rz, Kw::Rm, Kw::Rp].iter().any(|k| m.has(*k));
-                if m.has(Kw::Sp) || other_rounding || kind.bit_op.is_some() != m.has(Kw::Popc) {
+                // `.sp` (sparse A) is not executed.
+                if m.has(Kw::Sp) || kind.bit_op.is_some() != m.has(Kw::Popc) {
                     return Err(no());
                 }
                 let regs = mma_fragment_regs(&kind).ok_or_else(no)?;

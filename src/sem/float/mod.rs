@@ -52,6 +52,11 @@ use arith::Arith;
 use fmt::{Fmt, BF16, F16, F32, F64};
 
 /// `op` on sources of float type `ty` with `mods`.
+/// `a * b + c` on f64 bits, rounded once with `mode` (every IEEE mode).
+pub(crate) fn fma_f64(a: u64, b: u64, c: u64, mode: crate::ir::ops::Rounding) -> u64 {
+    arith::wide(arith::Arith::Fma, a, b, c, mode)
+}
+
 pub fn float_op(op: FloatOp, ty: Ty, mods: FloatMods, s: &[u64]) -> u64 {
     let src = |i: usize| s.get(i).copied().unwrap_or(0);
     let (a, b, c) = (src(0), src(1), src(2));
