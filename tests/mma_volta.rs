@@ -81,11 +81,7 @@ fn volta_m8n8k4_every_layout_and_accumulator() {
     let h = |v: f64| f16::from_f64(v).to_bits() as u32;
     for al in ["row", "col"] {
         for bl in ["row", "col"] {
-            for (dt, ct) in [
-                ("f32", "f32"),
-                ("f32", "f16"),
-                ("f16", "f16"),
-            ] {
+            for (dt, ct) in [("f32", "f32"), ("f32", "f16"), ("f16", "f16")] {
                 let (d32, c32) = (dt == "f32", ct == "f32");
                 let (nc, nd) = (if c32 { 8 } else { 4 }, if d32 { 8 } else { 4 });
                 let form = format!("mma.sync.aligned.m8n8k4.{al}.{bl}.{dt}.f16.f16.{ct}");
@@ -173,8 +169,15 @@ fn volta_m8n8k4_f16_d_with_f32_c_is_refused() {
     // instruction with shape '.m8n8k4'".
     let form = "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32";
     for engine in ENGINES {
-        let r = run_kernel(engine, &kernel(form, 8, 4), None, 32, &bytes(&[0u32; 32 * 12]), 1024);
-        let err = format!("{:?}", r.err().expect("refused"));
+        let r = run_kernel(
+            engine,
+            &kernel(form, 8, 4),
+            None,
+            32,
+            &bytes(&[0u32; 32 * 12]),
+            1024,
+        );
+        let err = format!("{:?}", r.expect_err("refused"));
         assert!(err.contains("mma"), "{engine:?}: {err}");
     }
 }

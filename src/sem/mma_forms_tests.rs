@@ -332,7 +332,14 @@ fn f64_directed_rounding_rounds_each_fma() {
         }
     }
     // The other forms take `.rn` only.
-    let mut k = kind(16, 16, MmaType::F32, MmaType::F16, MmaType::F16, MmaType::F32);
+    let mut k = kind(
+        16,
+        16,
+        MmaType::F32,
+        MmaType::F16,
+        MmaType::F16,
+        MmaType::F32,
+    );
     k.rounding = Rz;
     assert!(mma_fragment_regs(&k).is_none());
 }

@@ -132,8 +132,10 @@ impl Dram {
         // Cycles of a channel per sector.
         let read_cost = m.sector_bytes as f64 / (bytes_per_cycle * available);
         let banks = m.dram_banks;
-        let mut channel = Channel::default();
-        channel.banks = vec![Bank::default(); banks as usize];
+        let channel = Channel {
+            banks: vec![Bank::default(); banks as usize],
+            ..Channel::default()
+        };
         let ns = arch.chip.clock_mhz / 1e3;
         Dram {
             channels: vec![channel; channels],
