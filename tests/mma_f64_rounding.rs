@@ -1,5 +1,6 @@
-//! f64 `mma.sync.aligned.m8n8k4` with `.rn .rz .rm .rp` on both engines:
-//! each fma of the chain (C, then k = 0..3) rounds in the form's mode.
+//! f64 `mma.sync.aligned.m8n8k4` and `wmma.mma.sync.aligned...m8n8k4`
+//! with `.rn .rz .rm .rp` on both engines: each fma of the chain (C, then
+//! k = 0..3) rounds in the form's mode.
 //! Every row of A is (1, s 2^-60, 0, 0) and every column of B (1, 1, 0, 0),
 //! C is 0, so each element of D is 1 + s 2^-60 rounded in that mode.
 //! Fragments as the ISA's "Matrix Fragments for mma.m8n8k4 with .f64":
@@ -40,6 +41,49 @@ fn f64_mma_rounds_each_fma_in_its_mode() {
                 for e in 0..64 {
                     let got = f64::from_bits(out[2 * e] as u64 | (out[2 * e + 1] as u64) << 32);
                     assert_eq!(got, want, "{engine:?} {mode} sign {sign} element {e}");
+                }
+            }
+        }
+    }
+}
+
+/// The same product through `wmma`: A row-major, B column-major, C and D
+/// row-major in global memory (in: A at 0, B at 256, C at 512).
+fn wmma_kernel(mode: &str) -> String {
+    format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 in, .param .u64 out)\n{{\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<8>;\n\tld.param.u64 %rd1, [in];\n\tld.param.u64 %rd2, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n\tadd.s64 %rd3, %rd1, 256;\n\tadd.s64 %rd4, %rd1, 512;\n\twmma.load.a.sync.aligned.row.m8n8k4.f64 {{%fd1}}, [%rd1];\n\twmma.load.b.sync.aligned.col.m8n8k4.f64 {{%fd2}}, [%rd3];\n\twmma.load.c.sync.aligned.row.m8n8k4.f64 {{%fd3,%fd4}}, [%rd4];\n\twmma.mma.sync.aligned.row.col.m8n8k4{mode}.f64.f64.f64.f64 {{%fd5,%fd6}}, {{%fd1}}, {{%fd2}}, {{%fd3,%fd4}};\n\twmma.store.d.sync.aligned.row.m8n8k4.f64 [%rd2], {{%fd5,%fd6}};\n\tret;\n}}\n"
+    )
+}
+
+#[test]
+fn f64_wmma_rounds_each_fma_in_its_mode() {
+    let tiny = 2f64.powi(-60);
+    let (up, down) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0);
+    for (sign, want) in [(1.0, [1.0, 1.0, 1.0, up]), (-1.0, [1.0, down, down, 1.0])] {
+        let mut vals = vec![0f64; 128];
+        for r in 0..8 {
+            vals[4 * r] = 1.0;
+            vals[4 * r + 1] = sign * tiny;
+        }
+        for n in 0..8 {
+            vals[32 + 4 * n] = 1.0;
+            vals[32 + 4 * n + 1] = 1.0;
+        }
+        let input: Vec<u32> = vals
+            .iter()
+            .flat_map(|v| {
+                let b = v.to_bits();
+                [b as u32, (b >> 32) as u32]
+            })
+            .collect();
+        for (mode, want) in ["", ".rz", ".rm", ".rp"].into_iter().zip(want) {
+            for engine in ENGINES {
+                let out = words(
+                    &run_kernel(engine, &wmma_kernel(mode), None, 32, &bytes(&input), 512).unwrap(),
+                );
+                for e in 0..64 {
+                    let got = f64::from_bits(out[2 * e] as u64 | (out[2 * e + 1] as u64) << 32);
+                    assert_eq!(got, want, "{engine:?} wmma{mode} sign {sign} element {e}");
                 }
             }
         }

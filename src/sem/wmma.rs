@@ -261,6 +261,9 @@ pub struct WmmaKind {
     pub ctype: WmmaType,
     pub satfinite: bool,
     pub bit_op: Option<BitOp>,
+    /// `.rn` (the default) `.rz .rm .rp`: the f64 form's rounding of each
+    /// fma of its chain; the other forms take `.rn` only.
+    pub rounding: crate::ir::ops::Rounding,
 }
 
 impl WmmaKind {
@@ -289,7 +292,9 @@ impl WmmaKind {
     pub fn regs(&self) -> Option<[usize; 4]> {
         use WmmaType::*;
         let floats = matches!(self.ctype, F16 | F32) && matches!(self.dtype, F16 | F32);
-        let ok = self.atype == self.btype
+        let rounding_ok = self.rounding == crate::ir::ops::Rounding::Rn || self.atype == F64;
+        let ok = rounding_ok
+            && self.atype == self.btype
             && match self.atype {
                 F16 => floats,
                 Bf16 | Tf32 => self.ctype == F32 && self.dtype == F32,
@@ -430,6 +435,13 @@ pub fn wmma_mma(kind: &WmmaKind, a: &Fragment, b: &Fragment, c: &Fragment) -> Ve
                     }
                     let v = sum + float_of(kind.ctype, cv);
                     round_float(kind.dtype, v, kind.satfinite)
+                }
+                WmmaType::F64 if kind.rounding != crate::ir::ops::Rounding::Rn => {
+                    let mut acc = cv;
+                    for kk in 0..k {
+                        acc = super::float::fma_f64(am[i][kk], bm[kk][j], acc, kind.rounding);
+                    }
+                    acc
                 }
                 WmmaType::F64 => {
                     let mut acc = f64::from_bits(cv);

@@ -169,6 +169,7 @@ fn wmma_equals_the_mmas_it_is_made_of() {
                     ctype: acc,
                     satfinite: false,
                     bit_op: None,
+                    rounding: crate::ir::ops::Rounding::Rn,
                 };
                 let mk = MmaKind {
                     shape: MmaShape { m: 16, n: 8, k },
@@ -294,6 +295,7 @@ fn integer_bit_and_f64_products_match_a_plain_gemm() {
             ctype: acc,
             satfinite: false,
             bit_op,
+            rounding: crate::ir::ops::Rounding::Rn,
         };
         assert!(kind.regs().is_some(), "{kind:?}");
         let (m, n, k) = (sh.m as usize, sh.n as usize, sh.k as usize);
@@ -369,6 +371,7 @@ fn integer_satfinite_clamps_and_plain_wraps() {
         ctype: S32,
         satfinite: true,
         bit_op: None,
+        rounding: crate::ir::ops::Rounding::Rn,
     };
     let ones = |r, c| vec![vec![15u64; c]; r];
     let a = encode(&kind.frag(A), &ones(8, 32));

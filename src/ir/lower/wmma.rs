@@ -10,7 +10,7 @@ use super::mods::Mods;
 use super::{error, unsupported};
 use crate::front::ast::{Instruction, Kw, Modifier, Operand, OperandKind, ScalarType, StateSpace};
 use crate::front::{Diagnostic, DiagnosticKind};
-use crate::ir::{OpKind, Src, Ty, Unit};
+use crate::ir::{OpKind, Rounding, Src, Ty, Unit};
 use crate::sem::tensor::MmaShape;
 use crate::sem::wmma::{BitOp, WmmaFrag, WmmaKind, WmmaMatrix, WmmaType};
 
@@ -195,12 +195,20 @@ impl FnLower<'_> {
         if atype.bits() < 8 && layouts != [true, false] {
             return Err(no());
         }
-        // f64 rounds to nearest (`.rn`, the default); other rounding modes
-        // are not executed yet.
-        if [Kw::Rz, Kw::Rm, Kw::Rp].iter().any(|k| m.has(*k)) {
+        // `.rz .rm .rp`: the f64 form only.
+        let rounding = if m.has(Kw::Rz) {
+            Rounding::Rz
+        } else if m.has(Kw::Rm) {
+            Rounding::Rm
+        } else if m.has(Kw::Rp) {
+            Rounding::Rp
+        } else {
+            Rounding::Rn
+        };
+        if rounding != Rounding::Rn && atype != WmmaType::F64 {
             return Err(unsupported(
                 ins.span,
-                format_args!("`{name}` with a rounding mode other than `.rn`"),
+                format_args!("`{name}` with a rounding mode other than `.rn` on a non-f64 form"),
             ));
         }
         let kind = WmmaKind {
@@ -211,6 +219,7 @@ impl FnLower<'_> {
             ctype,
             satfinite: m.has(Kw::Satfinite),
             bit_op,
+            rounding,
         };
         let regs = kind.regs().ok_or_else(no)?;
         let ops = self.operands(ins, 4..=4)?;
