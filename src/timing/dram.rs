@@ -103,7 +103,7 @@ struct Bank {
 impl Bank {
     /// Whether an access to `row` at `now` finds it open or joins accesses
     /// queued for it; if so its group is extended to `until` by the caller.
-    fn hit(&mut self, row: u64, now: u64) -> Option<usize> {
+    fn hit(&self, row: u64, now: u64) -> Option<usize> {
         self.rows
             .iter()
             .position(|&(r, _)| r == row + 1)
@@ -208,6 +208,8 @@ impl Dram {
         let floor = self.floor;
         let ch = self.channel(addr);
         let b = &mut ch.banks[bank as usize];
+        // An access to the open row, or to one a queued access of this
+        // bank has opened, joins it: no activation.
         match b.hit(row, now) {
             Some(i) => {
                 let wait = ch.server.book(now, cost);
@@ -255,7 +257,7 @@ impl Dram {
             let mut per_bank = [0u32; 64];
             let mut busiest = 0u32;
             let until = now + bus as u64;
-            for (bank, row) in std::mem::take(&mut ch.write_rows) {
+            for (bank, row) in ch.write_rows.drain(..) {
                 let b = &mut ch.banks[bank as usize];
                 if b.hit(row, now).is_none() {
                     acts += 1;
