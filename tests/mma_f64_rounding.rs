@@ -17,33 +17,49 @@ fn kernel(mode: &str) -> String {
     )
 }
 
+/// Runs `kernel` in each mode (none, `.rz`, `.rm`, `.rp`) on both engines
+/// with the f64 words `input` and checks that all 64 elements of D are
+/// `want` of that mode.
+fn check_modes(kernel: fn(&str) -> String, input: &[f64], want: [f64; 4], what: &str) {
+    let input: Vec<u32> = input
+        .iter()
+        .flat_map(|v| {
+            let b = v.to_bits();
+            [b as u32, (b >> 32) as u32]
+        })
+        .collect();
+    for (mode, want) in ["", ".rz", ".rm", ".rp"].into_iter().zip(want) {
+        for engine in ENGINES {
+            let out =
+                words(&run_kernel(engine, &kernel(mode), None, 32, &bytes(&input), 512).unwrap());
+            for e in 0..64 {
+                let got = f64::from_bits(out[2 * e] as u64 | (out[2 * e + 1] as u64) << 32);
+                assert_eq!(got, want, "{engine:?} {what}{mode} element {e}");
+            }
+        }
+    }
+}
+
+/// Each mode's result for a row of A of (1, `sign` 2^-60, 0, 0).
+fn cases() -> [(f64, [f64; 4]); 2] {
+    let (up, down) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0);
+    [(1.0, [1.0, 1.0, 1.0, up]), (-1.0, [1.0, down, down, 1.0])]
+}
+
 #[test]
 fn f64_mma_rounds_each_fma_in_its_mode() {
     let tiny = 2f64.powi(-60);
-    let (up, down) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0);
-    for (sign, want) in [(1.0, [1.0, 1.0, 1.0, up]), (-1.0, [1.0, down, down, 1.0])] {
-        let mut input = vec![0u32; 32 * 8];
-        for lane in 0..32 {
-            let k = lane % 4;
-            let a = [1.0, sign * tiny, 0.0, 0.0][k];
-            let b = if k < 2 { 1.0f64 } else { 0.0 };
-            for (j, v) in [a, b, 0.0, 0.0].into_iter().enumerate() {
-                let bits = f64::to_bits(v);
-                input[8 * lane + 2 * j] = bits as u32;
-                input[8 * lane + 2 * j + 1] = (bits >> 32) as u32;
-            }
-        }
-        for (mode, want) in ["", ".rz", ".rm", ".rp"].into_iter().zip(want) {
-            for engine in ENGINES {
-                let out = words(
-                    &run_kernel(engine, &kernel(mode), None, 32, &bytes(&input), 512).unwrap(),
-                );
-                for e in 0..64 {
-                    let got = f64::from_bits(out[2 * e] as u64 | (out[2 * e + 1] as u64) << 32);
-                    assert_eq!(got, want, "{engine:?} {mode} sign {sign} element {e}");
-                }
-            }
-        }
+    for (sign, want) in cases() {
+        // Lane l: A (row l / 4, column l % 4), B (row l % 4), C's two.
+        let input: Vec<f64> = (0..32)
+            .flat_map(|lane| {
+                let k = lane % 4;
+                let a = [1.0, sign * tiny, 0.0, 0.0][k];
+                let b = if k < 2 { 1.0 } else { 0.0 };
+                [a, b, 0.0, 0.0]
+            })
+            .collect();
+        check_modes(kernel, &input, want, &format!("mma sign {sign} "));
     }
 }
 
@@ -58,8 +74,7 @@ fn wmma_kernel(mode: &str) -> String {
 #[test]
 fn f64_wmma_rounds_each_fma_in_its_mode() {
     let tiny = 2f64.powi(-60);
-    let (up, down) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0);
-    for (sign, want) in [(1.0, [1.0, 1.0, 1.0, up]), (-1.0, [1.0, down, down, 1.0])] {
+    for (sign, want) in cases() {
         let mut vals = vec![0f64; 128];
         for r in 0..8 {
             vals[4 * r] = 1.0;
@@ -69,23 +84,6 @@ fn f64_wmma_rounds_each_fma_in_its_mode() {
             vals[32 + 4 * n] = 1.0;
             vals[32 + 4 * n + 1] = 1.0;
         }
-        let input: Vec<u32> = vals
-            .iter()
-            .flat_map(|v| {
-                let b = v.to_bits();
-                [b as u32, (b >> 32) as u32]
-            })
-            .collect();
-        for (mode, want) in ["", ".rz", ".rm", ".rp"].into_iter().zip(want) {
-            for engine in ENGINES {
-                let out = words(
-                    &run_kernel(engine, &wmma_kernel(mode), None, 32, &bytes(&input), 512).unwrap(),
-                );
-                for e in 0..64 {
-                    let got = f64::from_bits(out[2 * e] as u64 | (out[2 * e + 1] as u64) << 32);
-                    assert_eq!(got, want, "{engine:?} wmma{mode} sign {sign} element {e}");
-                }
-            }
-        }
+        check_modes(wmma_kernel, &vals, want, &format!("wmma sign {sign} "));
     }
 }

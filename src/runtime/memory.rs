@@ -140,9 +140,13 @@ impl GlobalMemory {
             .next
             .checked_add(span)
             .is_some_and(|end| end <= self.capacity());
-        let reuse = self.free_ranges.iter().position(|r| r.1 - r.0 >= span);
+        // Freed space is looked at only where it is taken first, or once
+        // the never-used arena is exhausted.
+        let reuse = (self.rounded || !fresh)
+            .then(|| self.free_ranges.iter().position(|r| r.1 - r.0 >= span))
+            .flatten();
         let start = match reuse {
-            Some(i) if self.rounded || !fresh => {
+            Some(i) => {
                 let start = self.free_ranges[i].0;
                 self.free_ranges[i].0 += span;
                 if self.free_ranges[i].0 == self.free_ranges[i].1 {

@@ -21,8 +21,8 @@
 //! Numerics: integers are exact (summed in i64, C added) and wrap to s32,
 //! or clamp to the s32 range with `.satfinite`; `.b1` adds to C the number
 //! of set bits of `a XOR b` (`a AND b`) over k. f64 is an fma chain in `k`
-//! order starting from C, rounded to nearest at each step (the ISA's
-//! "`.rn`" for f64 mma; the same as `wmma`'s f64). fp8 follows the f16
+//! order starting from C, each step rounded in the form's mode (`.rn`, the
+//! default, or `.rz .rm .rp`; the same as `wmma`'s f64). fp8 follows the f16
 //! convention of [`super::tensor`]: every product is exact in f64, the
 //! products are summed in f64 in `k` order (exact for fp8: every sum of 32
 //! products fits in 53 bits), C is added and the sum is rounded once to the

@@ -165,14 +165,9 @@ impl FnLower<'_> {
                     },
                     // `.rz .rm .rp`: the f64 forms only (the others' regs
                     // are `None` with them).
-                    rounding: if m.has(Kw::Rz) {
-                        Rounding::Rz
-                    } else if m.has(Kw::Rm) {
-                        Rounding::Rm
-                    } else if m.has(Kw::Rp) {
-                        Rounding::Rp
-                    } else {
-                        Rounding::Rn
+                    rounding: match m.rounding() {
+                        Some(r @ (Rounding::Rz | Rounding::Rm | Rounding::Rp)) => r,
+                        _ => Rounding::Rn,
                     },
                 };
                 // `.sp` (sparse A) is not executed.

@@ -196,14 +196,9 @@ impl FnLower<'_> {
             return Err(no());
         }
         // `.rz .rm .rp`: the f64 form only.
-        let rounding = if m.has(Kw::Rz) {
-            Rounding::Rz
-        } else if m.has(Kw::Rm) {
-            Rounding::Rm
-        } else if m.has(Kw::Rp) {
-            Rounding::Rp
-        } else {
-            Rounding::Rn
+        let rounding = match m.rounding() {
+            Some(r @ (Rounding::Rz | Rounding::Rm | Rounding::Rp)) => r,
+            _ => Rounding::Rn,
         };
         if rounding != Rounding::Rn && atype != WmmaType::F64 {
             return Err(unsupported(
