@@ -286,6 +286,11 @@ pub struct Memory {
     /// Writes a channel drains per turnaround (its write queue's batch).
     #[serde(default = "write_batch")]
     pub dram_write_batch: u32,
+    /// Line-sized requests a channel's controller queues (its FR-FCFS
+    /// scheduler's queue): a write arriving when the channel is further
+    /// behind than that is held, and its sender with it.
+    #[serde(default = "dram_queue")]
+    pub dram_queue: u32,
     /// Bytes of consecutive addresses one channel holds before the next.
     #[serde(default = "interleave")]
     pub dram_interleave_bytes: u32,
@@ -312,6 +317,10 @@ pub struct Memory {
 
 fn row_bytes() -> u32 {
     2048
+}
+
+fn dram_queue() -> u32 {
+    64
 }
 
 fn one() -> u32 {
@@ -621,6 +630,7 @@ impl Arch {
             ("memory.l2_fetch_sectors", m.l2_fetch_sectors as f64),
             ("memory.dram_channels", m.dram_channels as f64),
             ("memory.dram_write_batch", m.dram_write_batch as f64),
+            ("memory.dram_queue", m.dram_queue as f64),
             (
                 "memory.dram_interleave_bytes",
                 m.dram_interleave_bytes as f64,

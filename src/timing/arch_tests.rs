@@ -48,6 +48,7 @@ fn chip_presets_state_every_key() {
         "dram_channels",
         "dram_turnaround_ns",
         "dram_write_batch",
+        "dram_queue",
         "dram_interleave_bytes",
         "dram_hashed",
         "dram_banks",

@@ -22,7 +22,7 @@
 //! Writes are booked when a channel's batch is complete (they delay the
 //! reads that arrive after them, as a drain does), so a kernel's last
 //! partial batches are not booked: they drain after the kernel on a GPU too.
-//! A channel's controller queues [`QUEUE`] requests: a write arriving when
+//! A channel's controller queues `dram_queue` line-sized requests: a write arriving when
 //! the channel is further behind than that is held until it has room, and
 //! whoever sent it (an SM's memory pipeline on CC 1.x, an L2 slice writing
 //! back) waits with it. Without this, writes that all fall on one channel
@@ -45,11 +45,6 @@
 
 use super::arch::Arch;
 use super::server::Server;
-
-/// Requests a channel's controller queues: GPGPU-Sim's and Accel-Sim's
-/// FR-FCFS scheduler queue (`-gpgpu_frfcfs_dram_sched_queue_size 64`), of
-/// line-sized requests.
-pub const QUEUE: u32 = 64;
 
 pub struct Dram {
     channels: Vec<Channel>,
@@ -148,7 +143,9 @@ impl Dram {
             read_cost,
             turnaround: m.dram_turnaround_ns * arch.chip.clock_mhz / 1e3,
             batch: m.dram_write_batch.max(1) as u64,
-            queue: QUEUE as f64 * (m.line_bytes / m.sector_bytes.max(1)).max(1) as f64 * read_cost,
+            queue: m.dram_queue.max(1) as f64
+                * (m.line_bytes / m.sector_bytes.max(1)).max(1) as f64
+                * read_cost,
             interleave_shift: m.dram_interleave_bytes.max(1).trailing_zeros(),
             hashed: m.dram_hashed,
             floor: 0,
@@ -251,15 +248,17 @@ impl Dram {
         if ch.pending >= batch {
             let sectors = std::mem::take(&mut ch.pending);
             let bus = sectors as f64 * cost;
-            // The batch drained grouped by row: a row its bank has open
-            // (or has queued reads for) costs no activation.
+            // The batch is drained when the channel gets to it, grouped by
+            // row: a row its bank has open then (or has accesses queued
+            // for then) costs no activation.
+            let start = now + ch.server.backlog(now) as u64;
             let mut acts = 0u32;
             let mut per_bank = [0u32; 64];
             let mut busiest = 0u32;
-            let until = now + bus as u64;
+            let until = start + bus as u64;
             for (bank, row) in ch.write_rows.drain(..) {
                 let b = &mut ch.banks[bank as usize];
-                if b.hit(row, now).is_none() {
+                if b.hit(row, start).is_none() {
                     acts += 1;
                     let k = &mut per_bank[bank as usize % 64];
                     *k += 1;
@@ -337,12 +336,12 @@ mod tests {
         let queue = d.queue;
         // Reads of a 128-byte line each on channel 0: 4 sectors' time.
         let line = 4.0 * d.read_cost;
-        let n = 3 * QUEUE as u64;
+        let n = 3 * arch.memory.dram_queue as u64;
         for _ in 0..n {
             d.read_sectors(0, 0, 4.0);
         }
         assert_eq!(d.write(0, 0, 4), (n as f64 * line - queue) as u64);
-        assert!((queue - QUEUE as f64 * line).abs() < 1e-9);
+        assert!((queue - arch.memory.dram_queue as f64 * line).abs() < 1e-9);
         assert_eq!(d.write(256, 0, 4), 0, "channel 1 has room");
         // Once the channel has caught up, it takes writes at once.
         d.advance(100 * n * line as u64);
@@ -387,5 +386,41 @@ mod tests {
             .map(|k| d.read((k % 2) * 4 * 2048 + (k / 2) * 32, 0))
             .collect();
         assert!(w[63] <= 63 + 40, "{}", w[63]);
+    }
+
+    /// A write batch is drained when its channel gets to it: a row an
+    /// earlier batch opened and left (its accesses served by then) costs
+    /// an activation again, however early the batch arrived.
+    #[test]
+    fn write_batches_find_rows_as_drained() {
+        let mut arch = Arch::builtin("sm_80").unwrap();
+        let m = &mut arch.memory;
+        m.dram_bandwidth_gbs = 1410.0 * 32.0 / 1e3; // one sector per cycle
+        m.dram_refresh_fraction = 0.0;
+        m.dram_ecc_fraction = 0.0;
+        m.dram_turnaround_ns = 0.0;
+        m.dram_write_batch = 2;
+        m.dram_channels = 1;
+        m.dram_banks = 1;
+        m.dram_row_bytes = 2048;
+        m.dram_row_cycle_ns = 40.0 / 1.41; // 40 cycles
+        m.dram_activate_ns = 10.0 / 1.41; // 10 cycles
+        m.dram_hashed = false;
+        let mut d = Dram::new(&arch);
+        // Batch 1 opens row 0, then row 1 (left open).
+        d.write(0, 0, 1);
+        d.write(2048, 0, 1);
+        // A thousand reads of the open row keep the channel busy.
+        for _ in 0..1000 {
+            d.read(2048, 0);
+        }
+        let before = d.channels[0].server.backlog(0);
+        // Batch 2, to row 0, arrives at once but is drained after the
+        // reads, when row 0 is long closed: one activation (tRC), not a
+        // hit on the row batch 1 opened.
+        d.write(0, 0, 1);
+        d.write(32, 0, 1);
+        let drain = d.channels[0].server.backlog(0) - before;
+        assert!(drain >= 40.0, "{drain}");
     }
 }
