@@ -5,7 +5,8 @@
 //! `redux.sync`'s `.f32` forms (PTX ISA 8.6: signed zeros, NaNs, `.abs`);
 //! `brkpt` (a breakpoint fault); `cp.async`'s ignore-src predicate (PTX
 //! ISA §9.7.9.25.3.1: the source is not read, the destination
-//! zero-filled); the forms the ISA does not have are
+//! zero-filled) and its immediate source size, at most the copy size;
+//! the forms the ISA does not have are
 //! refused naming the instruction and its line.
 
 mod common;
@@ -623,5 +624,41 @@ fn cp_async_ignore_src_zero_fills_without_reading_the_source() {
     for engine in ENGINES {
         let out = run(engine, "sm_80", body, 32, &bytes(&input), 512).unwrap();
         assert_eq!(words(&out), want, "{engine:?}");
+    }
+}
+
+/// An immediate `cp.async` source size beyond the copy size is refused at
+/// load, naming its line, as ptxas refuses it ("value '8' out of range,
+/// expected to be in range [0..4]"); up to the copy size it runs.
+#[test]
+fn cp_async_immediate_source_size_beyond_the_copy_is_refused() {
+    let body = |sizes: &str| {
+        format!(
+            "\t.shared .align 16 .b8 tile[64];\n\
+             \tmov.u32 %r1, tile;\n\
+             \tcp.async.ca.shared.global [%r1], [%rd1], {sizes};\n\
+             \tcp.async.wait_all;"
+        )
+    };
+    for (sizes, bad) in [
+        ("4, 8", Some(8)),
+        ("16, 17", Some(17)),
+        ("4, 4", None),
+        ("8, 0", None),
+    ] {
+        let r = run(Engine::Interp, "sm_80", &body(sizes), 1, &[0; 16], 4);
+        match bad {
+            Some(v) => {
+                let err = r.unwrap_err().to_string();
+                let size = sizes.split(',').next().unwrap();
+                let want =
+                    format!("cp.async source size {v} is out of range: 0 to the copy size {size}");
+                assert!(err.contains(&want), "{sizes}: {err}");
+                assert!(err.contains("t.ptx:16:"), "{sizes}: {err}");
+            }
+            None => {
+                r.unwrap();
+            }
+        }
     }
 }

@@ -497,3 +497,21 @@ fn non_aligned_barriers_may_meet_in_divergent_branches() {
         .collect();
     assert_eq!(out, want);
 }
+
+#[test]
+fn half_warps_each_shuffling_within_their_mask_and_width() {
+    let out = clean(|d, m| {
+        let (i, o) = (ints(d, &(0..64).collect::<Vec<_>>()), d.alloc(256).unwrap());
+        go(
+            d,
+            m,
+            "half_warp_broadcast",
+            x(1),
+            x(64),
+            &[A::Ptr(i), A::Ptr(o)],
+        );
+        read_i32(d, o, 64)
+    });
+    let want: Vec<i32> = (0..64).map(|t| (t & !15) * 1000 + (t ^ 8)).collect();
+    assert_eq!(out, want);
+}

@@ -7,10 +7,12 @@
 //! short, device-heap memory. bugs_sync.cu misuses barriers and
 //! warp-synchronous operations: wrong `__syncwarp` masks, shuffles, ballots,
 //! matches and reductions in divergent code naming absent lanes, a named
-//! barrier whose count is below its arrivals, and `__syncthreads()` in
-//! lane- and warp-divergent branches. Each test asserts the exact reports
-//! (kind, block, thread, PTX line, and address or message), the same on
-//! both engines.
+//! barrier whose count is below its arrivals, `__syncthreads()` in
+//! lane- and warp-divergent branches, a named barrier whose counts differ
+//! between warps, a half-warp broadcast reading a lane outside its member
+//! mask, and a `cp.async` whose source size exceeds the copy. Each test
+//! asserts the exact reports (kind, block, thread, PTX line, and address
+//! or message), the same on both engines.
 
 mod common;
 
@@ -311,7 +313,7 @@ fn syncwarp_mask_of_the_lower_half_executed_by_the_upper_half() {
     let r = one_sync("half_warp_syncwarp_wrong_mask", x(32), in_out);
     assert_eq!(
         brief(&r),
-        (ReportKind::Sync(SyncError::MaskMissesLanes), X, at(16), 45)
+        (ReportKind::Sync(SyncError::MaskMissesLanes), X, at(16), 47)
     );
     assert_eq!(
         r.detail,
@@ -344,7 +346,7 @@ fn full_mask_shuffles_inside_a_bounds_guard() {
     // (threads 32 to 39) are in bounds.
     let got: Vec<_> = reports.iter().map(brief).collect();
     let absent = ReportKind::Sync(SyncError::MaskNamesAbsentLanes);
-    let want: Vec<_> = [94, 99, 104, 108, 113]
+    let want: Vec<_> = [96, 101, 106, 110, 115]
         .into_iter()
         .map(|line| (absent, X, at(32), line))
         .collect();
@@ -363,7 +365,7 @@ fn full_mask_ballot_in_a_loop_lanes_leave_early() {
     });
     // Second trip: the lanes with one item of work (every third) left.
     let absent = ReportKind::Sync(SyncError::MaskNamesAbsentLanes);
-    assert_eq!(brief(&r), (absent, X, at(1), 221));
+    assert_eq!(brief(&r), (absent, X, at(1), 223));
     assert!(r.detail.contains("names lanes 0x49249249"), "{}", r.detail);
     assert!(r.detail.contains("(executing: 0xb6db6db6)"), "{}", r.detail);
 }
@@ -377,7 +379,7 @@ fn match_any_in_a_branch_naming_the_whole_warp() {
         vec![A::Ptr(ints(d, &keys)), A::Ptr(d.alloc(128).unwrap())]
     });
     let absent = ReportKind::Sync(SyncError::MaskNamesAbsentLanes);
-    assert_eq!(brief(&r), (absent, X, X, 273));
+    assert_eq!(brief(&r), (absent, X, X, 275));
     assert!(r.detail.contains("names lanes 0x21084210"), "{}", r.detail);
     assert!(r.to_string().contains("match.any.sync.b32"));
 }
@@ -389,7 +391,7 @@ fn reduce_add_with_the_active_mask_taken_before_the_branch() {
         vec![A::Ptr(ints(d, &v)), A::Ptr(d.alloc(128).unwrap())]
     });
     let absent = ReportKind::Sync(SyncError::MaskNamesAbsentLanes);
-    assert_eq!(brief(&r), (absent, X, at(1), 319));
+    assert_eq!(brief(&r), (absent, X, at(1), 321));
     assert!(r.detail.contains("names lanes 0x11111111"), "{}", r.detail);
     assert!(r.to_string().contains("redux.sync.add.s32"));
 }
@@ -403,7 +405,7 @@ fn named_barrier_count_below_the_threads_arriving() {
             ReportKind::Sync(SyncError::CountBelowArrivals),
             X,
             at(64),
-            368
+            370
         )
     );
     assert_eq!(
@@ -430,7 +432,7 @@ fn syncthreads_taken_by_the_even_lanes_only() {
     let r = &reports[0];
     assert_eq!(
         brief(r),
-        (ReportKind::Sync(SyncError::DivergentWarp), X, X, 425)
+        (ReportKind::Sync(SyncError::DivergentWarp), X, X, 427)
     );
     assert_eq!(
         r.detail,
@@ -451,10 +453,10 @@ fn syncthreads_in_branches_on_the_warp_index() {
     let r = one_sync(kernel, x(64), in_out);
     assert_eq!(
         brief(&r),
-        (ReportKind::Sync(SyncError::DivergentBlock), X, at(32), 486)
+        (ReportKind::Sync(SyncError::DivergentBlock), X, at(32), 488)
     );
     let other = r.other.as_ref().unwrap();
-    assert_eq!((other.thread, other.line), (X, 478));
+    assert_eq!((other.thread, other.line), (X, 480));
     assert_eq!(
         r.detail,
         "threads of the block wait at barrier 0 at two different instructions"
@@ -467,7 +469,7 @@ fn syncthreads_in_branches_on_the_warp_index() {
     assert!(
         text.contains("=========     while thread (0,0,0) waits\n")
             && text.contains("bugs_sync.cu:96\n")
-            && text.contains("bugs_sync.ptx:478:2: bar.sync \t0;"),
+            && text.contains("bugs_sync.ptx:480:2: bar.sync \t0;"),
         "{text}"
     );
     // One report per launch, not per round or block.
@@ -485,4 +487,97 @@ fn syncthreads_in_branches_on_the_warp_index() {
     ) else {
         panic!("a divergent barrier is a launch error")
     };
+}
+
+/// A producer warp waiting at named barrier 1 with a count of 64 and two
+/// consumer warps with 96: the round completes (96 threads of the last
+/// count arrived), and synccheck names both instructions.
+#[test]
+fn named_barrier_counts_differ_between_warps() {
+    let (r, reports) = run_checked(
+        "synccheck",
+        SYNC,
+        "named_barrier_counts_differ",
+        x(1),
+        x(96),
+        in_out,
+    );
+    r.unwrap();
+    assert_eq!(reports.len(), 1, "{reports:#?}");
+    let r = &reports[0];
+    assert_eq!(
+        brief(r),
+        (ReportKind::Sync(SyncError::CountsDiffer), X, at(32), 555)
+    );
+    let other = r.other.as_ref().unwrap();
+    assert_eq!((other.thread, other.line), (X, 546));
+    assert_eq!(other.source_line, "bar.sync 1, 64;");
+    assert_eq!(
+        r.detail,
+        "thread count 96 of barrier 1 differs from the count 64 of an earlier arrival in the same round"
+    );
+    let text = r.to_string();
+    assert!(
+        text.starts_with("========= Barrier error detected. Invalid arguments: thread count 96"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bugs_sync.ptx:555:2: bar.sync 1, 96;")
+            && text.contains("=========     while thread (0,0,0) arrives with another count\n")
+            && text.contains("bugs_sync.ptx:546:2: bar.sync 1, 64;"),
+        "{text}"
+    );
+}
+
+/// Half-warp broadcasts from lane 0 without the width of 16: the upper
+/// half's member mask (0xffff0000) leaves its source lane out.
+#[test]
+fn shuffle_source_lane_outside_the_member_mask() {
+    let kernel = "half_warp_broadcast_without_width";
+    let r = one_sync(kernel, x(32), in_out);
+    assert_eq!(
+        brief(&r),
+        (ReportKind::Sync(SyncError::SourceNotMember), X, at(16), 600)
+    );
+    assert_eq!(
+        r.detail,
+        "lane 16 of a shuffle reads lane 0, which its member mask 0xffff0000 does not include"
+    );
+    assert!(r.to_string().starts_with(
+        "========= Warp-synchronous error detected. Invalid member mask: lane 16 of a shuffle reads lane 0"
+    ));
+    assert!(r.to_string().contains("shfl.sync.idx.b32"));
+    // Without synccheck (racecheck alone) nothing is reported.
+    let (r, reports) = run_checked("racecheck", SYNC, kernel, x(1), x(32), in_out);
+    assert!(r.is_ok() && reports.is_empty(), "{r:?} {reports:#?}");
+}
+
+/// `cp.async` of 16 bytes given the bytes left in the whole array as its
+/// source size: synccheck reports the first lane (400 bytes left; the
+/// copy reads 16).
+#[test]
+fn cp_async_source_size_larger_than_the_copy() {
+    let kernel = "cp_async_src_size_not_clamped";
+    let (r, reports) = run_checked("synccheck", SYNC, kernel, x(1), x(32), |d| {
+        let i = floats(d, &seq(100));
+        vec![A::Ptr(i), A::Ptr(d.alloc(128).unwrap()), A::I32(100)]
+    });
+    r.unwrap();
+    assert_eq!(reports.len(), 1, "{reports:#?}");
+    let r = &reports[0];
+    assert_eq!(
+        brief(r),
+        (ReportKind::Sync(SyncError::CopySourceTooLarge), X, X, 642)
+    );
+    assert_eq!(
+        r.detail,
+        "cp.async source size 400 is larger than the copy size 16"
+    );
+    assert!(r.to_string().starts_with(
+        "========= Asynchronous copy error detected. Invalid arguments: cp.async source size 400"
+    ));
+    assert_eq!(
+        r.access.as_ref().unwrap().source_line,
+        "cp.async.ca.shared.global [%r1], [%rd1], 16, %r2;"
+    );
 }

@@ -101,3 +101,47 @@ extern "C" __global__ void syncthreads_in_warp_divergent_branches(const int* in,
         out[t] = s[63 - t];
     }
 }
+
+// A producer warp and two consumer warps meet at named barrier 1: the
+// consumers count all three warps (96 threads), the producer only itself
+// and one consumer (64). The barrier's thread counts differ within one
+// round.
+extern "C" __global__ void named_barrier_counts_differ(const int* in, int* out) {
+    __shared__ int buf[64];
+    unsigned t = threadIdx.x;
+    if (t < 32) {
+        buf[t] = in[t];
+        buf[t + 32] = in[t + 32];
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+    } else {
+        asm volatile("bar.sync 1, 96;" ::: "memory");
+        out[t - 32] = buf[t - 32];
+    }
+}
+
+// Each half-warp broadcasts its leader's value with its own half as the
+// member mask, but without the width of 16: the upper half reads lane 0,
+// which its mask leaves out (the fix: __shfl_sync(half, v, 0, 16)).
+extern "C" __global__ void half_warp_broadcast_without_width(const int* in, int* out) {
+    unsigned lane = threadIdx.x & 31;
+    unsigned half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+    int v = in[threadIdx.x];
+    out[threadIdx.x] = __shfl_sync(half, v, 0);
+}
+
+// Stages a tile of `n` floats with 16-byte cp.async copies, zero-filling
+// past the end, but passes the bytes left in the whole array as the source
+// size instead of at most 16.
+extern "C" __global__ void cp_async_src_size_not_clamped(const float* in, float* out, int n) {
+    __shared__ __align__(16) float tile[128];
+    int first = threadIdx.x * 4;
+    int left = (n - first) * 4;
+    unsigned src_size = left < 0 ? 0 : left;
+    unsigned dst = (unsigned)__cvta_generic_to_shared(&tile[first]);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(in + first),
+                 "r"(src_size)
+                 : "memory");
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    __syncthreads();
+    out[threadIdx.x] = tile[first] + tile[first + 1] + tile[first + 2] + tile[first + 3];
+}

@@ -318,3 +318,16 @@ extern "C" __global__ void warp_specialized_barrier(const int* in, int* out) {
         out[t] = s[t - 32];
     }
 }
+
+// Each half-warp broadcasts its leader's value and exchanges with the lane
+// 8 apart, with its own half as the member mask and a width of 16
+// (half_warp_broadcast_without_width, fixed): every source lane is in the
+// reading lane's half.
+extern "C" __global__ void half_warp_broadcast(const int* in, int* out) {
+    unsigned lane = threadIdx.x & 31;
+    unsigned half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+    int v = in[threadIdx.x];
+    int leader = __shfl_sync(half, v, 0, 16);
+    int partner = __shfl_xor_sync(half, v, 8, 16);
+    out[threadIdx.x] = leader * 1000 + partner;
+}

@@ -66,7 +66,7 @@ impl Warp {
         }
         if let Some(c) = count {
             let arrived = b.arrived;
-            self.check_barrier(cta, op, first as u32, c, arrived);
+            self.check_barrier(cta, op, first as u32, id, c, arrived);
         } else if kind != BarKind::Arrive {
             self.check_barrier_site(cta, op, first as u32, id);
         }

@@ -133,7 +133,9 @@ impl Warp {
             let src = self
                 .read(cta, &op.srcs[1], l)
                 .wrapping_add(src_offset as u64);
-            let n = self.read(cta, &op.srcs[2], l).min(size);
+            let src_size = self.read(cta, &op.srcs[2], l);
+            self.check_copy_source(cta, op, l, src_size, size);
+            let n = src_size.min(size);
             let to = self
                 .place(cta, Space::Shared, dst, size, l)
                 .map_err(|r| self.access_fault(cta, op, l, r, size))?;

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use super::lanes::Place;
 use super::warp::Warp;
 use super::Cta;
-use crate::ir::{AtomOp, Op, OpKind};
+use crate::ir::{AtomOp, Op, OpKind, ShflMode};
 use crate::runtime::memory::GLOBAL_BASE;
 use crate::sanitizer::hooks::{self, Spot};
 use crate::sanitizer::shared::{SharedShadow, Who};
@@ -267,12 +267,16 @@ impl Warp {
     }
 
     /// Synccheck of a CTA barrier with a thread count: the count must be a
-    /// multiple of the warp size and at least the threads arrived so far.
+    /// multiple of the warp size, at least the threads arrived so far, and
+    /// the count the round's first arrival gave ([`SyncError::CountsDiffer`],
+    /// naming that arrival too; the round ends when the barrier releases,
+    /// `CtaState::barrier_released`).
     pub(super) fn check_barrier(
         &self,
         cta: &mut Cta,
         op: &Op,
         lane: u32,
+        id: u32,
         count: u32,
         arrived: u32,
     ) {
@@ -288,6 +292,33 @@ impl Warp {
                 "barrier thread count {count} is smaller than the {arrived} threads arriving at it"
             );
             self.sync_finding(cta, op, lane, SyncError::CountBelowArrivals, msg);
+        }
+        let site = self.site(op);
+        let Some(san) = cta.san.as_deref_mut() else {
+            return;
+        };
+        let here = Access {
+            rw: Rw::Read,
+            thread: self.index * 32 + lane,
+            site,
+        };
+        let Some(slot) = san.barrier_counts.get_mut(id as usize) else {
+            return;
+        };
+        match *slot {
+            None => *slot = Some((count, here)),
+            Some((first, at)) if first != count => {
+                let message = format!(
+                    "thread count {count} of barrier {id} differs from the count {first} of an earlier arrival in the same round"
+                );
+                san.findings.add(Finding::Sync {
+                    error: SyncError::CountsDiffer,
+                    message,
+                    access: here,
+                    other: Some(at),
+                });
+            }
+            Some(_) => {}
         }
     }
 
@@ -327,5 +358,55 @@ impl Warp {
                 return;
             }
         }
+        if let OpKind::Shfl { mode } = op.kind {
+            self.check_shfl_sources(cta, op, mask, mode);
+        }
+    }
+
+    /// Synccheck of `shfl.sync`'s source lanes in `idx` and `bfly` modes: a
+    /// lane whose source lane is in range (its predicate true; out of range
+    /// it reads its own value) must find that lane in its member mask (PTX
+    /// ISA: the value read from a lane outside it is undefined). `up` and
+    /// `down` are not checked: there the lanes at the mask's edge reading
+    /// past it is the reduction and scan idiom (`__shfl_down_sync(mask,
+    /// ...)` with `mask` a ballot of the lanes in bounds), whose values
+    /// those lanes discard.
+    fn check_shfl_sources(&self, cta: &mut Cta, op: &Op, mask: u32, mode: ShflMode) {
+        if matches!(mode, ShflMode::Up | ShflMode::Down) {
+            return;
+        }
+        let (Some(b), Some(c), Some(m)) = (op.srcs.get(1), op.srcs.get(2), op.srcs.get(3)) else {
+            return;
+        };
+        let (sources, in_range) =
+            super::exec::shfl_sources(mode, &self.read_lanes(cta, b), &self.read_lanes(cta, c));
+        for lane in (0..32u32).filter(|l| mask & in_range & (1 << l) != 0) {
+            let from = sources[lane as usize] as u32 & 31;
+            let members = self.read(cta, m, lane as usize) as u32;
+            if members & (1 << from) == 0 {
+                let msg = format!(
+                    "lane {lane} of a shuffle reads lane {from}, which its member mask {members:#010x} does not include"
+                );
+                self.sync_finding(cta, op, lane, SyncError::SourceNotMember, msg);
+                return;
+            }
+        }
+    }
+
+    /// Synccheck of one lane's `cp.async` whose source size (a register)
+    /// exceeds the copy size (the copy reads `size` bytes).
+    pub(super) fn check_copy_source(
+        &self,
+        cta: &mut Cta,
+        op: &Op,
+        lane: usize,
+        src_size: u64,
+        size: u64,
+    ) {
+        if src_size <= size || !cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck) {
+            return;
+        }
+        let msg = format!("cp.async source size {src_size} is larger than the copy size {size}");
+        self.sync_finding(cta, op, lane as u32, SyncError::CopySourceTooLarge, msg);
     }
 }

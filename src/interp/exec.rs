@@ -637,6 +637,13 @@ fn shfl_whole_warp(mode: ShflMode, vals: &[u64; 32], b: u64, c: u64) -> Option<(
     })
 }
 
+/// Every lane's source lane and whether it is in range (bit per lane):
+/// the shuffle of the lane numbers.
+pub(super) fn shfl_sources(mode: ShflMode, bs: &[u64; 32], cs: &[u64; 32]) -> ([u64; 32], u32) {
+    let lanes: [u64; 32] = std::array::from_fn(|l| l as u64);
+    shfl_mode(mode, &lanes, |l| bs[l], |l| cs[l])
+}
+
 /// Every lane's shuffle result, and its predicate (bit per lane), in
 /// `mode`; `b(lane)` and `c(lane)` are the lane and clamp operands.
 #[inline(always)]
@@ -690,8 +697,23 @@ fn shfl_lanes(
 
 #[cfg(test)]
 mod tests {
-    use super::{shfl_mode, shfl_whole_warp};
+    use super::{shfl_mode, shfl_sources, shfl_whole_warp};
     use crate::ir::ShflMode;
+
+    /// Synccheck's source lanes: a broadcast from lane 0 over the whole
+    /// warp, and over half-warps (width 16: lane 16 for the upper half); a
+    /// `down` by 8 within half-warps, out of range (own lane, predicate
+    /// false) for lanes 8 to 15 and 24 to 31.
+    #[test]
+    fn shuffle_sources_follow_the_clamp_and_segment() {
+        let (src, ok) = shfl_sources(ShflMode::Idx, &[0; 32], &[0x1f; 32]);
+        assert_eq!((src, ok), ([0; 32], u32::MAX));
+        let (src, ok) = shfl_sources(ShflMode::Idx, &[0; 32], &[0x101f; 32]);
+        assert_eq!((src[15], src[16], src[31], ok), (0, 16, 16, u32::MAX));
+        let (src, ok) = shfl_sources(ShflMode::Down, &[8; 32], &[0x101f; 32]);
+        assert_eq!((src[7], src[8], src[16], src[24]), (15, 8, 24, 24));
+        assert_eq!(ok, 0x00ff_00ff);
+    }
 
     /// The whole-warp shortcuts give what the general rules give, for
     /// every mode, lane operand (beyond 31 too) and the clamps they take.

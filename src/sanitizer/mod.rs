@@ -202,11 +202,20 @@ pub enum SyncError {
     CountNotWarpMultiple,
     /// A thread count smaller than the threads arriving at the barrier.
     CountBelowArrivals,
+    /// Warps arriving at one round of a barrier with different thread
+    /// counts (`bar.sync 1, 64` in one warp, `bar.sync 1, 96` in another).
+    CountsDiffer,
     /// A warp-synchronous op whose member mask leaves out the lane executing it.
     MaskMissesLanes,
     /// A warp-synchronous op whose member mask names live lanes that do
     /// not execute it with the others.
     MaskNamesAbsentLanes,
+    /// A `shfl.sync` lane reading a source lane (in range: its predicate
+    /// true) that its member mask leaves out.
+    SourceNotMember,
+    /// `cp.async` with a source size (from a register) larger than the
+    /// copy size (PTX ISA: undefined; the copy reads `cp-size` bytes).
+    CopySourceTooLarge,
     /// A CTA barrier reached by only some of a warp's live lanes (a launch
     /// error too: the barrier cannot complete).
     DivergentWarp,
@@ -243,7 +252,8 @@ pub enum Finding {
         error: SyncError,
         message: String,
         access: Access,
-        /// The other thread's barrier, for [`SyncError::DivergentBlock`].
+        /// The other thread's barrier, for [`SyncError::DivergentBlock`] and
+        /// [`SyncError::CountsDiffer`].
         other: Option<Access>,
     },
 }
@@ -361,6 +371,10 @@ pub struct CtaState {
     /// whole-CTA barrier (synccheck: the others must arrive at the same
     /// instruction).
     pub barrier_sites: [Option<Access>; 16],
+    /// Per barrier id, the thread count of the first arrival of its
+    /// current round at a barrier with a count, and that arrival
+    /// (synccheck: the others must give the same count).
+    pub barrier_counts: [Option<(u32, Access)>; 16],
 }
 
 impl CtaState {
@@ -370,6 +384,9 @@ impl CtaState {
         self.shadow.barrier();
         if let Some(s) = self.barrier_sites.get_mut(id) {
             *s = None;
+        }
+        if let Some(c) = self.barrier_counts.get_mut(id) {
+            *c = None;
         }
     }
 }
@@ -439,7 +456,8 @@ pub struct Report {
     /// The access (the second of a race).
     pub access: Option<Located>,
     /// A race's first access; for a barrier reached at two instructions
-    /// ([`SyncError::DivergentBlock`]), the other one.
+    /// ([`SyncError::DivergentBlock`]) or with two thread counts
+    /// ([`SyncError::CountsDiffer`]), the other one.
     pub other: Option<Located>,
 }
 
@@ -512,11 +530,16 @@ impl fmt::Display for Report {
             }
             ReportKind::Sync(e) => {
                 let what = match e {
-                    SyncError::CountNotWarpMultiple | SyncError::CountBelowArrivals => {
-                        "Barrier error detected. Invalid arguments"
-                    }
-                    SyncError::MaskMissesLanes | SyncError::MaskNamesAbsentLanes => {
+                    SyncError::CountNotWarpMultiple
+                    | SyncError::CountBelowArrivals
+                    | SyncError::CountsDiffer => "Barrier error detected. Invalid arguments",
+                    SyncError::MaskMissesLanes
+                    | SyncError::MaskNamesAbsentLanes
+                    | SyncError::SourceNotMember => {
                         "Warp-synchronous error detected. Invalid member mask"
+                    }
+                    SyncError::CopySourceTooLarge => {
+                        "Asynchronous copy error detected. Invalid arguments"
                     }
                     SyncError::DivergentWarp => {
                         "Barrier error detected. Divergent thread(s) in warp"
@@ -544,9 +567,13 @@ impl fmt::Display for Report {
             )?;
         }
         match self.kind {
-            ReportKind::Sync(_) => match &self.other {
+            ReportKind::Sync(e) => match &self.other {
                 Some(l) => {
-                    writeln!(f, "=========     while thread {} waits", tid(l.thread))?;
+                    let does = match e {
+                        SyncError::CountsDiffer => "arrives with another count",
+                        _ => "waits",
+                    };
+                    writeln!(f, "=========     while thread {} {does}", tid(l.thread))?;
                     write_located(f, l, &self.kernel)
                 }
                 None => Ok(()),

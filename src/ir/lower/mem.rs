@@ -485,7 +485,21 @@ impl FnLower<'_> {
                 self.emit(ins, OpKind::Selp, vec![n], srcs, Unit::Int, 1)?;
                 Src::Reg(n)
             }
-            Some(o) => self.src(ins, o, Ty::U32)?,
+            // An immediate source size beyond the copy size is refused, as
+            // ptxas does ("value out of range"); one in a register is
+            // synccheck's (`interp::check`).
+            Some(o) => match &o.kind {
+                OperandKind::Imm(crate::front::ast::Imm::Int(v)) if *v < 0 || *v > size as i64 => {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        o.span,
+                        format!(
+                            "cp.async source size {v} is out of range: 0 to the copy size {size}"
+                        ),
+                    ))
+                }
+                _ => self.src(ins, o, Ty::U32)?,
+            },
         };
         let kind = OpKind::CpAsync {
             size,
