@@ -259,6 +259,10 @@ impl Gen {
             self.line(&format!("movmatrix.sync.aligned.m8n8.trans.b16 {d}, {a};"));
             return;
         }
+        if self.rng.chance(12) {
+            self.mma_volta_f16();
+            return;
+        }
         let &(shape, ta, tb, a_regs, b_regs, c_regs, accs) = self.rng.pick(forms);
         // D and C of one type (ptxas requires it for every mma shape).
         let acc = *self.rng.pick(accs);
@@ -295,11 +299,37 @@ impl Gen {
                     "mma.sync.aligned.{shape}.row.col{sat}.s32.{ta}.{tb}.s32 {d}, {a}, {b}, {c};"
                 )
             }
+            "f64" => {
+                // f64 takes a rounding mode (round to nearest without one).
+                let rnd = *self.rng.pick(&["", ".rn", ".rz", ".rm", ".rp"]);
+                format!("mma.sync.aligned.{shape}.row.col{rnd}.f64.f64.f64.f64 {d}, {a}, {b}, {c};")
+            }
             _ => format!(
                 "mma.sync.aligned.{shape}.row.col.{acc}.{ta}.{tb}.{acc} {d}, {a}, {b}, {c};"
             ),
         };
         self.line(&s);
+    }
+
+    /// Volta's `mma.sync.aligned.m8n8k4` on f16 (quad-pair fragments): any
+    /// layouts, D and C f16 or f32 (D f32 with C f16; not D f16 with C
+    /// f32, which ptxas refuses).
+    fn mma_volta_f16(&mut self) {
+        let la = *self.rng.pick(&["row", "col"]);
+        let lb = *self.rng.pick(&["row", "col"]);
+        let (dt, ct) = *self
+            .rng
+            .pick(&[("f16", "f16"), ("f32", "f32"), ("f32", "f16")]);
+        let (a, b) = (self.r_list(2), self.r_list(2));
+        let frag = |g: &mut Gen, t: &str| match t {
+            "f32" => g.f_list(8),
+            _ => g.r_list(4),
+        };
+        let c = frag(self, ct);
+        let d = frag(self, dt);
+        self.line(&format!(
+            "mma.sync.aligned.m8n8k4.{la}.{lb}.{dt}.f16.f16.{ct} {d}, {a}, {b}, {c};"
+        ));
     }
 
     /// One phase of a CTA-wide `mbarrier` in shared memory: thread 0
