@@ -20,6 +20,14 @@ struct WmmaKind {
 
 const WMMA: &[WmmaKind] = &[
     WmmaKind {
+        ty: "f64",
+        elt_bytes: 8,
+        shape: (8, 8, 4),
+        a_regs: 1,
+        b_regs: 1,
+        accs: &["f64"],
+    },
+    WmmaKind {
         ty: "f16",
         elt_bytes: 2,
         shape: (16, 16, 16),
@@ -160,8 +168,13 @@ impl Gen {
         debug_assert!(
             a_off + m * k * kind.elt_bytes <= 2048 && b_off + k * n * kind.elt_bytes <= 2048
         );
-        let (a, b) = (self.r_list(kind.a_regs), self.r_list(kind.b_regs));
         let ty = kind.ty;
+        // f64 fragments live in the `%fd` pool (A, B one register, C, D two).
+        let (a, b) = if ty == "f64" {
+            ("{%fd4}".to_string(), "{%fd5}".to_string())
+        } else {
+            (self.r_list(kind.a_regs), self.r_list(kind.b_regs))
+        };
         let generic = self.rng.chance(30);
         let space = if generic { "" } else { ".global" };
         let base = if generic {
@@ -185,11 +198,20 @@ impl Gen {
         let frag = |g: &mut Gen, t: &str| match t {
             "f32" => g.f_list(8),
             "f16" => g.r_list(4),
+            "f64" => format!(
+                "{{%fd{0}, %fd{1}}}",
+                g.rng.below(2) * 2,
+                g.rng.below(2) * 2 + 1
+            ),
             _ => g.r_list(8),
         };
         let c = frag(self, acc);
         let d = frag(self, dacc);
         let s = match ty {
+            "f64" => {
+                let rnd = *self.rng.pick(&["", ".rn", ".rz", ".rm", ".rp"]);
+                format!("wmma.mma.sync.aligned.{la}.{lb}.{shape}{rnd}.f64.f64.f64.f64 {d}, {a}, {b}, {c};")
+            }
             "f16" => {
                 format!("wmma.mma.sync.aligned.{la}.{lb}.{shape}.{dacc}.{acc} {d}, {a}, {b}, {c};")
             }
