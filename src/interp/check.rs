@@ -235,14 +235,8 @@ impl Warp {
         if !cta.ctx.sanitizer.is_some_and(|s| s.checks.synccheck) {
             return;
         }
-        let site = self.site(op);
-        let Some(san) = cta.san.as_deref_mut() else {
+        let Some((san, here)) = self.arrival(cta, op, lane) else {
             return;
-        };
-        let here = Access {
-            rw: Rw::Read,
-            thread: self.index * 32 + lane,
-            site,
         };
         let Some(slot) = san.barrier_sites.get_mut(id as usize) else {
             return;
@@ -250,20 +244,34 @@ impl Warp {
         match *slot {
             None => *slot = Some(here),
             Some(first)
-                if first.site.span.start != site.span.start || first.site.func != site.func =>
+                if first.site.span.start != here.site.span.start
+                    || first.site.func != here.site.func =>
             {
                 let message = format!(
                     "threads of the block wait at barrier {id} at two different instructions"
                 );
-                san.findings.add(Finding::Sync {
-                    error: SyncError::DivergentBlock,
-                    message,
-                    access: here,
-                    other: Some(first),
-                });
+                round_finding(san, SyncError::DivergentBlock, message, here, first);
             }
             Some(_) => {}
         }
+    }
+
+    /// The CTA's sanitizer state and lane `lane`'s arrival at the barrier
+    /// `op`, as the per-round barrier records keep it (`None` unchecked).
+    fn arrival<'c>(
+        &self,
+        cta: &'c mut Cta,
+        op: &Op,
+        lane: u32,
+    ) -> Option<(&'c mut CtaState, Access)> {
+        let site = self.site(op);
+        let san = cta.san.as_deref_mut()?;
+        let here = Access {
+            rw: Rw::Read,
+            thread: self.index * 32 + lane,
+            site,
+        };
+        Some((san, here))
     }
 
     /// Synccheck of a CTA barrier with a thread count: the count must be a
@@ -293,14 +301,8 @@ impl Warp {
             );
             self.sync_finding(cta, op, lane, SyncError::CountBelowArrivals, msg);
         }
-        let site = self.site(op);
-        let Some(san) = cta.san.as_deref_mut() else {
+        let Some((san, here)) = self.arrival(cta, op, lane) else {
             return;
-        };
-        let here = Access {
-            rw: Rw::Read,
-            thread: self.index * 32 + lane,
-            site,
         };
         let Some(slot) = san.barrier_counts.get_mut(id as usize) else {
             return;
@@ -311,12 +313,7 @@ impl Warp {
                 let message = format!(
                     "thread count {count} of barrier {id} differs from the count {first} of an earlier arrival in the same round"
                 );
-                san.findings.add(Finding::Sync {
-                    error: SyncError::CountsDiffer,
-                    message,
-                    access: here,
-                    other: Some(at),
-                });
+                round_finding(san, SyncError::CountsDiffer, message, here, at);
             }
             Some(_) => {}
         }
@@ -409,4 +406,21 @@ impl Warp {
         let msg = format!("cp.async source size {src_size} is larger than the copy size {size}");
         self.sync_finding(cta, op, lane as u32, SyncError::CopySourceTooLarge, msg);
     }
+}
+
+/// A barrier round's disagreement: `here` against the round's first
+/// arrival `first`, both named in the report.
+fn round_finding(
+    san: &mut CtaState,
+    error: SyncError,
+    message: String,
+    here: Access,
+    first: Access,
+) {
+    san.findings.add(Finding::Sync {
+        error,
+        message,
+        access: here,
+        other: Some(first),
+    });
 }

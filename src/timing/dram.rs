@@ -348,22 +348,29 @@ mod tests {
         assert_eq!(d.write(0, 100 * n * line as u64, 4), 0);
     }
 
+    /// One channel of one sector per cycle (sm_80's clock), no refresh or
+    /// ECC, `banks` banks of 2 KB rows, tRC 40 cycles, tRRD 10.
+    fn one_banked_channel(banks: u32) -> Arch {
+        let mut arch = Arch::builtin("sm_80").unwrap();
+        let m = &mut arch.memory;
+        m.dram_bandwidth_gbs = 1410.0 * 32.0 / 1e3;
+        m.dram_refresh_fraction = 0.0;
+        m.dram_ecc_fraction = 0.0;
+        m.dram_channels = 1;
+        m.dram_banks = banks;
+        m.dram_row_bytes = 2048;
+        m.dram_row_cycle_ns = 40.0 / 1.41;
+        m.dram_activate_ns = 10.0 / 1.41;
+        m.dram_hashed = false;
+        arch
+    }
+
     /// Banks: accesses that each open a row are served at the rate rows
     /// can be opened (tRRD per channel, tRC per bank), accesses to open
     /// rows at the bus's; an access joins a row a queued access opened.
     #[test]
     fn rows_opened_ration_a_channel() {
-        let mut arch = Arch::builtin("sm_80").unwrap();
-        let m = &mut arch.memory;
-        m.dram_bandwidth_gbs = 1410.0 * 32.0 / 1e3; // one sector per cycle
-        m.dram_refresh_fraction = 0.0;
-        m.dram_ecc_fraction = 0.0;
-        m.dram_channels = 1;
-        m.dram_banks = 4;
-        m.dram_row_bytes = 2048;
-        m.dram_row_cycle_ns = 40.0 / 1.41; // 40 cycles
-        m.dram_activate_ns = 10.0 / 1.41; // 10 cycles
-        m.dram_hashed = false;
+        let mut arch = one_banked_channel(4);
         let mut d = Dram::new(&arch);
         // 64 sectors of one row: one activation, then the bus.
         let w: Vec<u64> = (0..64).map(|k| d.read(k * 32, 0)).collect();
@@ -393,19 +400,9 @@ mod tests {
     /// an activation again, however early the batch arrived.
     #[test]
     fn write_batches_find_rows_as_drained() {
-        let mut arch = Arch::builtin("sm_80").unwrap();
-        let m = &mut arch.memory;
-        m.dram_bandwidth_gbs = 1410.0 * 32.0 / 1e3; // one sector per cycle
-        m.dram_refresh_fraction = 0.0;
-        m.dram_ecc_fraction = 0.0;
-        m.dram_turnaround_ns = 0.0;
-        m.dram_write_batch = 2;
-        m.dram_channels = 1;
-        m.dram_banks = 1;
-        m.dram_row_bytes = 2048;
-        m.dram_row_cycle_ns = 40.0 / 1.41; // 40 cycles
-        m.dram_activate_ns = 10.0 / 1.41; // 10 cycles
-        m.dram_hashed = false;
+        let mut arch = one_banked_channel(1);
+        arch.memory.dram_turnaround_ns = 0.0;
+        arch.memory.dram_write_batch = 2;
         let mut d = Dram::new(&arch);
         // Batch 1 opens row 0, then row 1 (left open).
         d.write(0, 0, 1);
