@@ -139,6 +139,7 @@ impl Device {
             }
             Finding::Race {
                 hazard,
+                space,
                 offset,
                 size,
                 first,
@@ -146,7 +147,7 @@ impl Device {
             } => {
                 let mut r = base(
                     ReportKind::Race(hazard),
-                    "shared",
+                    sanitizer::space_name(space),
                     size,
                     offset,
                     String::new(),

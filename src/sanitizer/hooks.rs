@@ -1,5 +1,6 @@
 //! The access hooks both engines call: one thread's access of decoded
-//! memory goes to global memory's written bits (initcheck) or the CTA's
+//! memory goes to global memory's written bits (initcheck) and the CTA's
+//! records of the global memory it touched (racecheck), or to the CTA's
 //! shared-memory shadow (initcheck, racecheck). The interpreter calls them
 //! from `interp::check`, compiled pieces through `jit::helpers::jit_check`;
 //! both pass the same [`Spot`] and [`Who`], so the findings are the same.
@@ -31,16 +32,21 @@ pub fn access(
 ) {
     match spot {
         Spot::Global { off, addr } => {
-            let Some(init) = init else {
-                return;
-            };
-            match rw {
-                Rw::Write | Rw::Atomic => init.set(off, size, true),
-                Rw::Read => {
-                    if init.first_unwritten(off, size).is_some() {
-                        san.findings.add(uninitialized(addr, size, who));
+            if let Some(init) = init {
+                match rw {
+                    Rw::Write | Rw::Atomic => init.set(off, size, true),
+                    Rw::Read => {
+                        if init.first_unwritten(off, size).is_some() {
+                            san.findings.add(uninitialized(addr, size, who));
+                        }
                     }
                 }
+            }
+            let (shadow, out) = (&mut san.shadow, &mut san.findings);
+            match rw {
+                Rw::Read => shadow.global_read(off, addr, size as usize, who, out),
+                Rw::Write => shadow.global_write(off, addr, size as usize, who, out),
+                Rw::Atomic => {}
             }
         }
         Spot::Shared(at) => match rw {

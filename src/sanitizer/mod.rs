@@ -15,6 +15,7 @@
 //! live allocation, and the runtime describes the refused address against
 //! the allocations (and freed ones) when it reports.
 
+pub mod global_cells;
 pub mod hb;
 pub mod hooks;
 pub mod shadow;
@@ -238,10 +239,13 @@ pub enum Finding {
         size: u32,
         access: Access,
     },
-    /// Two accesses to the same shared bytes, from different threads, in
-    /// the same barrier interval. `offset` is the first byte they share.
+    /// Two accesses to the same bytes of shared or global memory, from
+    /// different threads of one CTA, in the same barrier interval.
+    /// `offset` is the first byte they share: a shared-memory offset, or
+    /// a device address.
     Race {
         hazard: Hazard,
+        space: Space,
         offset: u64,
         size: u32,
         first: Access,
@@ -515,10 +519,11 @@ impl fmt::Display for Report {
                 let (a, b) = (self.other.as_ref(), self.access.as_ref());
                 writeln!(
                     f,
-                    "========= Error: Race reported between {} access and {} access ({} hazard at __shared__ {:#x}, {} bytes) in block ({bx},{by},{bz})",
+                    "========= Error: Race reported between {} access and {} access ({} hazard at __{}__ {:#x}, {} bytes) in block ({bx},{by},{bz})",
                     a.map_or("?", |a| if a.rw == Rw::Read { "Read" } else { "Write" }),
                     b.map_or("?", |b| if b.rw == Rw::Read { "Read" } else { "Write" }),
                     h.short(),
+                    self.space,
                     self.address,
                     self.size
                 )?;

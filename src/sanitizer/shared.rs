@@ -15,9 +15,14 @@
 //! the agent's clock, and [`Clocks`] says whether an mbarrier arrive/wait
 //! chain orders it before a later access. Atomics are neither recorded nor
 //! checked (they do not race with each other).
+//!
+//! Global memory is checked the same way within the CTA (`global_cells`:
+//! the same records, kept for the chunks the CTA touched in its interval);
+//! accesses by different CTAs are not compared.
 
 use std::collections::HashMap;
 
+use super::global_cells::GlobalCells;
 use super::hb::Clocks;
 use super::{Access, CtaFindings, Finding, Hazard, Rw, Site};
 use crate::ir::Space;
@@ -41,6 +46,8 @@ struct Stamp {
     instr: u32,
     /// Index into `sites`.
     site: u32,
+    /// The bytes of the cell's word the access touched.
+    mask: u8,
 }
 
 const EMPTY: Stamp = Stamp {
@@ -51,12 +58,28 @@ const EMPTY: Stamp = Stamp {
     wsync: 0,
     instr: 0,
     site: 0,
+    mask: 0,
 };
 
+/// Bytes per race record ([`Cell`]).
+pub const WORD: u64 = 4;
+
+/// One aligned 4-byte word's records: the last write and up to two reads
+/// of the interval, each with the bytes of the word it touched. A record
+/// replaces an older one of the word whatever bytes each touched, so two
+/// threads' accesses to different bytes of one word can hide each other
+/// (a race may be missed, as with any bounded shadow; none is invented).
 #[derive(Clone, Copy, Debug)]
-struct Cell {
+pub struct Cell {
     write: Stamp,
     reads: [Stamp; 2],
+}
+
+impl Cell {
+    pub const EMPTY: Cell = Cell {
+        write: EMPTY,
+        reads: [EMPTY; 2],
+    };
 }
 
 /// The thread making an access, and where its warp stands.
@@ -76,6 +99,9 @@ pub struct SharedShadow {
     written: Option<Vec<u64>>,
     /// Race records (racecheck), when on; those of an older epoch are stale.
     cells: Option<Vec<Cell>>,
+    /// Race records of the global memory the CTA touched this interval
+    /// (racecheck; kept only while `cells` is `Some`).
+    global: GlobalCells,
     /// Barrier intervals, counted on from CTA to CTA so that a reused
     /// shadow's records are all stale.
     epoch: u32,
@@ -101,17 +127,13 @@ impl SharedShadow {
         });
         self.cells = racecheck.then(|| {
             let mut c = self.cells.take().unwrap_or_default();
-            if c.len() < len {
-                c.resize(
-                    len,
-                    Cell {
-                        write: EMPTY,
-                        reads: [EMPTY; 2],
-                    },
-                );
+            let words = len.div_ceil(WORD as usize);
+            if c.len() < words {
+                c.resize(words, Cell::EMPTY);
             }
             c
         });
+        self.global.clear();
         self.epoch = self.epoch.wrapping_add(1);
         self.sites.clear();
         self.site_ids.clear();
@@ -137,6 +159,7 @@ impl SharedShadow {
     /// A barrier released: later accesses are ordered after earlier ones.
     pub fn barrier(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
+        self.global.clear();
     }
 
     fn site_id(&mut self, site: Site) -> u32 {
@@ -172,29 +195,7 @@ impl SharedShadow {
             wsync: who.wsync,
             instr: who.instr,
             site: self.site_id(who.site),
-        }
-    }
-
-    /// Whether a recorded access conflicts with `now` (another agent, this
-    /// interval, not ordered by lockstep, a warp barrier or an mbarrier).
-    fn concurrent(&self, prev: &Stamp, now: &Stamp) -> bool {
-        prev.thread != NONE
-            && prev.agent != now.agent
-            && prev.epoch == self.epoch
-            && (prev.agent != prev.thread
-                || now.agent != now.thread
-                || prev.thread / 32 != now.thread / 32
-                || (prev.wsync == now.wsync && prev.instr != now.instr))
-            // A copy's writes come after what its issuing thread did before.
-            && !(now.agent != now.thread && prev.agent == now.thread)
-            && !(self.clocks.active() && self.clocks.ordered(prev.agent, prev.clock, now.thread))
-    }
-
-    fn access(&self, s: &Stamp, rw: Rw) -> Access {
-        Access {
-            rw,
-            thread: s.thread,
-            site: self.sites[s.site as usize],
+            mask: 0,
         }
     }
 
@@ -214,30 +215,9 @@ impl SharedShadow {
                 });
             }
         }
-        if self.cells.is_none() {
-            return;
-        }
-        let now = self.stamp(who, Rw::Read);
-        let mut raced = false;
-        for b in off..off + len {
-            let cell = self.cells.as_ref().unwrap()[b];
-            if !raced && self.concurrent(&cell.write, &now) {
-                raced = true;
-                out.add(Finding::Race {
-                    hazard: Hazard::ReadAfterWrite,
-                    offset: b as u64,
-                    size: len as u32,
-                    first: self.access(&cell.write, Rw::Write),
-                    second: self.access(&now, Rw::Read),
-                });
-            }
-            let fresh = |s: &Stamp| s.agent == now.agent || s.epoch != now.epoch;
-            let reads = &mut self.cells.as_mut().unwrap()[b].reads;
-            if fresh(&reads[0]) || reads[0].thread == NONE {
-                reads[0] = now;
-            } else {
-                reads[1] = now;
-            }
+        if self.cells.is_some() {
+            let at = (off as u64, off as u64, len);
+            self.races(Space::Shared, at, Rw::Read, who, out);
         }
     }
 
@@ -248,36 +228,124 @@ impl SharedShadow {
                 w[b / 64] |= 1 << (b % 64);
             }
         }
-        if self.cells.is_none() {
-            return;
+        if self.cells.is_some() {
+            let at = (off as u64, off as u64, len);
+            self.races(Space::Shared, at, Rw::Write, who, out);
         }
-        let now = self.stamp(who, Rw::Write);
-        let (mut waw, mut war) = (false, false);
-        for b in off..off + len {
-            let cell = self.cells.as_ref().unwrap()[b];
-            if !waw && self.concurrent(&cell.write, &now) {
-                waw = true;
-                out.add(Finding::Race {
-                    hazard: Hazard::WriteAfterWrite,
-                    offset: b as u64,
-                    size: len as u32,
-                    first: self.access(&cell.write, Rw::Write),
-                    second: self.access(&now, Rw::Write),
-                });
-            }
-            if !war {
-                if let Some(r) = cell.reads.iter().find(|r| self.concurrent(r, &now)) {
-                    war = true;
-                    out.add(Finding::Race {
-                        hazard: Hazard::WriteAfterRead,
-                        offset: b as u64,
-                        size: len as u32,
-                        first: self.access(r, Rw::Read),
-                        second: self.access(&now, Rw::Write),
-                    });
+    }
+
+    /// A read of `len` global bytes at arena offset `off` (device address
+    /// `addr`), when racecheck is on.
+    pub fn global_read(
+        &mut self,
+        off: u64,
+        addr: u64,
+        len: usize,
+        who: &Who,
+        out: &mut CtaFindings,
+    ) {
+        if self.cells.is_some() {
+            self.races(Space::Global, (off, addr, len), Rw::Read, who, out);
+        }
+    }
+
+    /// A write of `len` global bytes at arena offset `off` (device address
+    /// `addr`), when racecheck is on.
+    pub fn global_write(
+        &mut self,
+        off: u64,
+        addr: u64,
+        len: usize,
+        who: &Who,
+        out: &mut CtaFindings,
+    ) {
+        if self.cells.is_some() {
+            self.races(Space::Global, (off, addr, len), Rw::Write, who, out);
+        }
+    }
+
+    /// Checks an access of `[off, off + len)` of `space` (shared offset or
+    /// arena offset; reported at `addr` on) against the bytes' records and
+    /// records it: a read finds RAW hazards, a write WAW and WAR hazards,
+    /// with another agent's accesses of this interval (one report of each
+    /// hazard per access).
+    fn races(
+        &mut self,
+        space: Space,
+        (off, addr, len): (u64, u64, usize),
+        rw: Rw,
+        who: &Who,
+        out: &mut CtaFindings,
+    ) {
+        let mut now = self.stamp(who, rw);
+        let mut found = [false; 3];
+        let end = off + len as u64;
+        let mut word = off / WORD;
+        while word * WORD < end {
+            // The words' records, a chunk at a time for global memory.
+            let cells = match space {
+                Space::Shared => {
+                    let cells = self.cells.as_mut().unwrap();
+                    &mut cells[word as usize..end.div_ceil(WORD) as usize]
+                }
+                _ => match self.global.chunk(word) {
+                    Some((chunk, i)) => {
+                        let n = (chunk.len() - i).min((end.div_ceil(WORD) - word) as usize);
+                        &mut chunk[i..i + n]
+                    }
+                    None => return,
+                },
+            };
+            let n = cells.len() as u64;
+            let ctx = Ordering {
+                epoch: self.epoch,
+                clocks: &self.clocks,
+            };
+            for (i, cell) in cells.iter_mut().enumerate() {
+                let base = (word + i as u64) * WORD;
+                let lo = off.max(base) - base;
+                let hi = end.min(base + WORD) - base;
+                now.mask = ((1u32 << hi) - (1u32 << lo)) as u8;
+                let mut hit = |hazard: Hazard, prev: Stamp, prev_rw: Rw| {
+                    let k = hazard as usize;
+                    if !found[k] {
+                        found[k] = true;
+                        let byte = base + (prev.mask & now.mask).trailing_zeros() as u64 - off;
+                        out.add(Finding::Race {
+                            hazard,
+                            space,
+                            offset: addr + byte,
+                            size: len as u32,
+                            first: access_of(&self.sites, &prev, prev_rw),
+                            second: access_of(&self.sites, &now, rw),
+                        });
+                    }
+                };
+                let write = cell.write;
+                if ctx.concurrent(&write, &now) {
+                    let h = if rw == Rw::Read {
+                        Hazard::ReadAfterWrite
+                    } else {
+                        Hazard::WriteAfterWrite
+                    };
+                    hit(h, write, Rw::Write);
+                }
+                if rw == Rw::Read {
+                    let fresh = |s: &Stamp| s.agent == now.agent || s.epoch != now.epoch;
+                    let reads = &mut cell.reads;
+                    if fresh(&reads[0]) || reads[0].thread == NONE {
+                        reads[0] = now;
+                    } else {
+                        reads[1] = now;
+                    }
+                } else {
+                    if let Some(r) = cell.reads.iter().find(|r| ctx.concurrent(r, &now)) {
+                        hit(Hazard::WriteAfterRead, *r, Rw::Read);
+                    }
+                    cell.write = now;
                 }
             }
-            self.cells.as_mut().unwrap()[b].write = now;
+            word += n;
         }
     }
 
@@ -312,6 +380,40 @@ impl SharedShadow {
                 w[b / 64] |= 1 << (b % 64);
             }
         }
+    }
+}
+
+/// What orders two accesses of one CTA: the barrier interval and the
+/// mbarriers' happens-before clocks.
+struct Ordering<'a> {
+    epoch: u32,
+    clocks: &'a Clocks,
+}
+
+impl Ordering<'_> {
+    /// Whether a recorded access conflicts with `now` (another agent, this
+    /// interval, not ordered by lockstep, a warp barrier or an mbarrier).
+    #[inline]
+    fn concurrent(&self, prev: &Stamp, now: &Stamp) -> bool {
+        prev.thread != NONE
+            && prev.mask & now.mask != 0
+            && prev.agent != now.agent
+            && prev.epoch == self.epoch
+            && (prev.agent != prev.thread
+                || now.agent != now.thread
+                || prev.thread / 32 != now.thread / 32
+                || (prev.wsync == now.wsync && prev.instr != now.instr))
+            // A copy's writes come after what its issuing thread did before.
+            && !(now.agent != now.thread && prev.agent == now.thread)
+            && !(self.clocks.active() && self.clocks.ordered(prev.agent, prev.clock, now.thread))
+    }
+}
+
+fn access_of(sites: &[Site], s: &Stamp, rw: Rw) -> Access {
+    Access {
+        rw,
+        thread: s.thread,
+        site: sites[s.site as usize],
     }
 }
 
@@ -464,5 +566,39 @@ mod tests {
         let mut out = CtaFindings::default();
         s.read(0, 4, &who(3, 3, 1, 21), &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn bytes_of_one_word_race_only_where_they_overlap() {
+        let mut s = SharedShadow::default();
+        s.reset(64, false, true);
+        let mut out = CtaFindings::default();
+        // Threads of different warps writing neighbouring bytes: no race.
+        s.write(5, 1, &who(0, 1, 0, 10), &mut out);
+        s.write(6, 2, &who(40, 1, 0, 11), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        // A read of the word meets the last write of it, at its first byte.
+        s.read(4, 4, &who(70, 1, 0, 12), &mut out);
+        match out.list[..] {
+            [Finding::Race {
+                hazard: Hazard::ReadAfterWrite,
+                offset: 6,
+                size: 4,
+                first,
+                second,
+                ..
+            }] => assert_eq!((first.thread, second.thread), (40, 70)),
+            _ => panic!("{out:?}"),
+        }
+        // An 8-byte write over two words meets the read in the first.
+        let mut out = CtaFindings::default();
+        s.write(0, 8, &who(100, 1, 0, 13), &mut out);
+        assert_eq!(
+            hazards(&out),
+            [
+                (Hazard::WriteAfterWrite, 40, 100),
+                (Hazard::WriteAfterRead, 70, 100)
+            ]
+        );
     }
 }
