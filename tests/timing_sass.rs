@@ -18,7 +18,7 @@ use warpjit::timing::{Arch, TimingReport};
 
 /// The corpus files with no sidecar: those ptxas 12.9 rejects (PTX ISA
 /// 9.4), and those never timed.
-const NO_SIDECAR: [&str; 10] = [
+const NO_SIDECAR: [&str; 12] = [
     "triton/matmul_bf16/kernel.sm_90a.ptx",
     "triton/matmul_fp16/kernel.sm_90a.ptx",
     // The sanitizer's test kernels are never timed (tests/sanitizer*.rs).
@@ -30,6 +30,8 @@ const NO_SIDECAR: [&str; 10] = [
     "sanitizer/bugs_sync.ptx",
     "sanitizer/correct.ptx",
     "sanitizer/correct2.ptx",
+    "sanitizer/race_global.ptx",
+    "sanitizer/race_order.ptx",
 ];
 
 fn sample(name: &str) -> Sample {

@@ -141,6 +141,14 @@ impl Warp {
         }
     }
 
+    /// The lanes `mask` executed `bar.warp.sync` (racecheck: they order
+    /// their accesses through it, `sanitizer::hb`).
+    pub(super) fn check_warp_sync(&self, cta: &mut Cta, mask: u32) {
+        if let Some(clocks) = cta.san.as_deref_mut().and_then(|s| s.shadow.clocks()) {
+            clocks.warp_sync(self.index, mask);
+        }
+    }
+
     /// One lane's access of `size` bytes at a decoded place.
     #[inline]
     pub(super) fn check_access(
@@ -159,7 +167,16 @@ impl Warp {
             return;
         };
         let who = self.who(op, lane);
-        hooks::access(san, cta.ctx.memory.init_shadow(), spot, size, rw, &who);
+        let order = hooks::order_of(op);
+        hooks::access(
+            san,
+            cta.ctx.memory.init_shadow(),
+            spot,
+            size,
+            rw,
+            order,
+            &who,
+        );
     }
 
     /// One lane's atomic of `size` bytes. All but an exchange read the
@@ -196,7 +213,16 @@ impl Warp {
             }
         );
         let who = self.who(op, lane);
-        hooks::atomic(san, cta.ctx.memory.init_shadow(), spot, size, reads, &who);
+        let order = hooks::order_of(op);
+        hooks::atomic(
+            san,
+            cta.ctx.memory.init_shadow(),
+            spot,
+            size,
+            reads,
+            order,
+            &who,
+        );
     }
 
     fn who(&self, op: &Op, lane: usize) -> Who {

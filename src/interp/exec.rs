@@ -324,7 +324,10 @@ impl Warp {
                     self.write(cta, op.dsts[0], l, active as u64);
                 }
             }
-            OpKind::WarpSync => self.check_member_mask(cta, op, mask),
+            OpKind::WarpSync => {
+                self.check_member_mask(cta, op, mask);
+                self.check_warp_sync(cta, mask);
+            }
             OpKind::Elect => self.elect(cta, op, mask),
             OpKind::Stack { op: sop, ty } => self.stack(cta, op, mask, *sop, *ty)?,
             OpKind::Getctarank { generic } => self.getctarank(cta, op, mask, *generic),

@@ -330,6 +330,19 @@ pub struct Guard {
     pub negated: bool,
 }
 
+/// The memory-model semantics of a load, store or atomic (PTX ISA §8.4,
+/// its `.sem` qualifier): what racecheck takes as synchronization. Plain
+/// covers `.weak`, `.volatile` and no qualifier; `.sc` counts as `AcqRel`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MemOrder {
+    #[default]
+    Plain,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+}
+
 /// The hardware functional-unit class an op issues to (for the timing model).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
@@ -793,6 +806,8 @@ pub struct Op {
     pub span: Span,
     /// The high-level source line of the last `.loc` before it: (file index, line).
     pub loc: Option<(u32, u32)>,
+    /// The instruction's `.sem` qualifier (memory ops; `Plain` elsewhere).
+    pub order: MemOrder,
 }
 
 /// Per-block facts used by the executors.

@@ -271,10 +271,11 @@ pub unsafe extern "C" fn jit_check(
         },
         _ => Spot::Shared(off as usize),
     };
+    let order = hooks::order_of(op);
     match what & 3 {
-        HOOK_READ => hooks::access(san, init, spot, size, Rw::Read, &who),
-        HOOK_WRITE => hooks::access(san, init, spot, size, Rw::Write, &who),
-        HOOK_ATOMIC_READS => hooks::atomic(san, init, spot, size, true, &who),
-        _ => hooks::atomic(san, init, spot, size, false, &who),
+        HOOK_READ => hooks::access(san, init, spot, size, Rw::Read, order, &who),
+        HOOK_WRITE => hooks::access(san, init, spot, size, Rw::Write, order, &who),
+        HOOK_ATOMIC_READS => hooks::atomic(san, init, spot, size, true, order, &who),
+        _ => hooks::atomic(san, init, spot, size, false, order, &who),
     }
 }

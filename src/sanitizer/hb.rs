@@ -21,6 +21,19 @@
 //! - A wait that succeeds acquires the release of the parity it waited
 //!   for: the waiting thread's vector clock joins it.
 //!
+//! Release and acquire operations on a memory location (PTX ISA §8.4:
+//! `st.release`, `ld.acquire`, `atom`/`red` with `.release`, `.acquire`,
+//! `.acq_rel` or `.sc`) order accesses the same way, through the location's
+//! sync object, keyed by its space and offset:
+//!
+//! - A release by a thread joins its vector clock and its own clock into
+//!   the location's, and its clock moves on.
+//! - An acquire by a thread joins the location's clock into its own.
+//! - A relaxed read-modify-write leaves the location's clock as it is: it
+//!   continues the release sequence (what `cuda::barrier` built from
+//!   atomics relies on: the arrivals release, the last one flips the
+//!   phase with a relaxed add, and the waiters' acquire loads see it).
+//!
 //! An access `prev` is then ordered before a later access by thread `t`
 //! when `t`'s vector clock holds at least `prev`'s clock for `prev`'s agent.
 //! A wait that succeeds for a phase nobody completed (the wrong parity on a
@@ -53,6 +66,18 @@ pub struct Clocks {
     vc: Vec<Vec<u32>>,
     /// The mbarriers, by shared offset.
     mbars: HashMap<usize, Phases>,
+    /// The released clocks of locations used for release and acquire, by
+    /// [`sync_key`].
+    syncs: HashMap<u64, Vec<u32>>,
+    /// Per thread, its clock at its warp's last `bar.warp.sync` (0: none):
+    /// a release by another lane of the warp after it releases these too.
+    warp_synced: Vec<u32>,
+}
+
+/// The key of a location's sync object: a shared offset, or an arena
+/// offset with the top bit set.
+pub fn sync_key(global: bool, off: u64) -> u64 {
+    off | (global as u64) << 63
 }
 
 fn join(into: &mut Vec<u32>, from: &[u32]) {
@@ -78,13 +103,15 @@ impl Clocks {
         self.clock.clear();
         self.vc.iter_mut().for_each(Vec::clear);
         self.mbars.clear();
+        self.syncs.clear();
+        self.warp_synced.clear();
     }
 
     /// Whether any mbarrier was used in this CTA (else no access is ordered
     /// by a vector clock, and `ordered` need not be asked).
     #[inline]
     pub fn active(&self) -> bool {
-        !self.mbars.is_empty()
+        !self.mbars.is_empty() || !self.syncs.is_empty()
     }
 
     /// Agent `a`'s clock now.
@@ -119,6 +146,73 @@ impl Clocks {
             agent: ASYNC_BASE + n,
             ..Default::default()
         })
+    }
+
+    /// Thread `t` releases to the location `key` ([`sync_key`]), with what
+    /// the lanes of its warp did before their last `bar.warp.sync`
+    /// together (a warp's leader arriving for all its lanes).
+    pub fn release(&mut self, t: u32, key: u64) {
+        let c = self.tick(t);
+        let into = self.syncs.entry(key).or_default();
+        if let Some(mine) = self.vc.get(t as usize) {
+            join(into, mine);
+        }
+        set(into, t, c);
+        let warp = (t / 32 * 32) as usize;
+        if let Some(synced) = self.warp_synced.get(warp..warp + 32) {
+            for (lane, &at) in synced.iter().enumerate() {
+                if at != 0 {
+                    set(into, (warp + lane) as u32, at);
+                }
+            }
+        }
+    }
+
+    /// The lanes `mask` of warp `warp` execute `bar.warp.sync` together:
+    /// what each did before is ordered before what the others do after
+    /// (through a later release by any of them, and at once through their
+    /// vector clocks when one of them has acquired something).
+    pub fn warp_sync(&mut self, warp: u32, mask: u32) {
+        let base = warp * 32;
+        let end = (base + 32) as usize;
+        if self.warp_synced.len() < end {
+            self.warp_synced.resize(end, 0);
+        }
+        let lanes = || {
+            (0..32u32)
+                .filter(move |l| mask & (1 << l) != 0)
+                .map(move |l| base + l)
+        };
+        for t in lanes() {
+            self.warp_synced[t as usize] = self.tick(t);
+        }
+        // Lanes that acquired pass it on to the others.
+        let mut joined: Vec<u32> = Vec::new();
+        for t in lanes() {
+            if let Some(v) = self.vc.get(t as usize) {
+                join(&mut joined, v);
+            }
+        }
+        if !joined.is_empty() {
+            if self.vc.len() < end {
+                self.vc.resize_with(end, Vec::new);
+            }
+            for t in lanes() {
+                join(&mut self.vc[t as usize], &joined);
+            }
+        }
+    }
+
+    /// Thread `t` acquires from the location `key` ([`sync_key`]).
+    pub fn acquire_from(&mut self, t: u32, key: u64) {
+        let Some(from) = self.syncs.get(&key) else {
+            return;
+        };
+        let t = t as usize;
+        if self.vc.len() <= t {
+            self.vc.resize_with(t + 1, Vec::new);
+        }
+        join(&mut self.vc[t], from);
     }
 
     /// `mbarrier.init` of the object at `mbar`: no phase released yet.
@@ -180,6 +274,35 @@ impl Clocks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_release_orders_earlier_accesses_before_an_acquire_of_the_location() {
+        let mut c = Clocks::default();
+        let (flag, other) = (sync_key(true, 64), sync_key(false, 64));
+        let before = c.now(3);
+        c.release(3, flag);
+        let after = c.now(3);
+        c.acquire_from(7, other);
+        assert!(!c.ordered(3, before, 7), "another location");
+        c.acquire_from(7, flag);
+        assert!(c.ordered(3, before, 7));
+        assert!(!c.ordered(3, after, 7), "after the release: not ordered");
+        // A warp's leader (lane 32) releases for the lanes that synced with it.
+        let lane = c.now(40);
+        c.warp_sync(1, 0xffff_ffff);
+        let after_sync = c.now(40);
+        c.release(32, flag);
+        c.acquire_from(9, flag);
+        assert!(c.ordered(40, lane, 9));
+        assert!(
+            !c.ordered(40, after_sync, 9),
+            "after the warp sync: not ordered"
+        );
+        // Transitively: 7 releases what it acquired to another location.
+        c.release(7, other);
+        c.acquire_from(9, other);
+        assert!(c.ordered(3, before, 9));
+    }
 
     #[test]
     fn an_arrival_orders_earlier_accesses_before_a_successful_wait() {

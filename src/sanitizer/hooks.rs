@@ -5,10 +5,22 @@
 //! from `interp::check`, compiled pieces through `jit::helpers::jit_check`;
 //! both pass the same [`Spot`] and [`Who`], so the findings are the same.
 
+use super::hb::sync_key;
 use super::shadow::InitShadow;
 use super::shared::Who;
 use super::{Access, CtaState, Finding, Rw};
-use crate::ir::Space;
+use crate::ir::{MemOrder, Op, OpKind, Space};
+
+/// The memory order racecheck takes from `op`: its `.sem` qualifier for
+/// loads, stores and atomics, `Plain` for everything else (mbarriers,
+/// copies: ordered by their own rules).
+#[inline]
+pub fn order_of(op: &Op) -> MemOrder {
+    match op.kind {
+        OpKind::Ld { .. } | OpKind::St { .. } | OpKind::Atom { .. } => op.order,
+        _ => MemOrder::Plain,
+    }
+}
 
 /// Where a checked access lands, decoded (accesses of local memory, of the
 /// parameters and of another CTA's shared memory are not checked).
@@ -20,7 +32,9 @@ pub enum Spot {
     Shared(usize),
 }
 
-/// One thread's load or store of `size` bytes at `spot`.
+/// One thread's load or store of `size` bytes at `spot`, of memory order
+/// `order` ([`order_of`]): a strong one synchronizes instead of being
+/// recorded for racecheck (`SharedShadow::strong`).
 #[inline]
 pub fn access(
     san: &mut CtaState,
@@ -28,6 +42,7 @@ pub fn access(
     spot: Spot,
     size: u64,
     rw: Rw,
+    order: MemOrder,
     who: &Who,
 ) {
     match spot {
@@ -44,21 +59,32 @@ pub fn access(
             }
             let (shadow, out) = (&mut san.shadow, &mut san.findings);
             match rw {
+                _ if order != MemOrder::Plain => {
+                    shadow.synchronize(sync_key(true, off), order, who.thread)
+                }
                 Rw::Read => shadow.global_read(off, addr, size as usize, who, out),
                 Rw::Write => shadow.global_write(off, addr, size as usize, who, out),
                 Rw::Atomic => {}
             }
         }
-        Spot::Shared(at) => match rw {
-            Rw::Read => san.shadow.read(at, size as usize, who, &mut san.findings),
-            Rw::Write | Rw::Atomic => san.shadow.write(at, size as usize, who, &mut san.findings),
-        },
+        Spot::Shared(at) => {
+            let (shadow, out) = (&mut san.shadow, &mut san.findings);
+            match rw {
+                _ if order != MemOrder::Plain => {
+                    shadow.strong(at, size as usize, rw, order, who, out)
+                }
+                Rw::Read => shadow.read(at, size as usize, who, out),
+                Rw::Write | Rw::Atomic => shadow.write(at, size as usize, who, out),
+            }
+        }
     }
 }
 
 /// One thread's atomic of `size` bytes at `spot`; `reads`: all but an
 /// exchange read the value they update, so bytes never written are an
-/// uninitialized read and stay unwritten (see `interp::check`).
+/// uninitialized read and stay unwritten (see `interp::check`). Atomics are
+/// not recorded for racecheck; one of memory order `order` acquires from
+/// or releases to its location (`SharedShadow::synchronize`).
 #[inline]
 pub fn atomic(
     san: &mut CtaState,
@@ -66,8 +92,14 @@ pub fn atomic(
     spot: Spot,
     size: u64,
     reads: bool,
+    order: MemOrder,
     who: &Who,
 ) {
+    let key = match spot {
+        Spot::Global { off, .. } => sync_key(true, off),
+        Spot::Shared(at) => sync_key(false, at as u64),
+    };
+    san.shadow.synchronize(key, order, who.thread);
     match spot {
         Spot::Global { off, addr } => {
             let Some(init) = init else {

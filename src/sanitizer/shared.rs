@@ -23,9 +23,9 @@
 use std::collections::HashMap;
 
 use super::global_cells::GlobalCells;
-use super::hb::Clocks;
+use super::hb::{sync_key, Clocks};
 use super::{Access, CtaFindings, Finding, Hazard, Rw, Site};
-use crate::ir::Space;
+use crate::ir::{MemOrder, Space};
 
 /// No thread: an empty record.
 const NONE: u32 = u32::MAX;
@@ -201,6 +201,62 @@ impl SharedShadow {
 
     /// A read of `[off, off + len)` (checked to lie in shared memory).
     pub fn read(&mut self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
+        self.init_read(off, len, who, out);
+        if self.cells.is_some() {
+            let at = (off as u64, off as u64, len);
+            self.races(Space::Shared, at, Rw::Read, who, out);
+        }
+    }
+
+    /// A write of `[off, off + len)` (checked to lie in shared memory).
+    pub fn write(&mut self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
+        self.init_write(off, len);
+        if self.cells.is_some() {
+            let at = (off as u64, off as u64, len);
+            self.races(Space::Shared, at, Rw::Write, who, out);
+        }
+    }
+
+    /// A strong load or store (`.relaxed`, `.acquire`, `.release`; PTX ISA
+    /// §8.4) of `[off, off + len)` of shared memory: checked by initcheck
+    /// like any, but not recorded for racecheck (strong accesses do not race
+    /// with each other; one racing with a plain access is missed), and a
+    /// synchronization of the location ([`SharedShadow::synchronize`]).
+    pub fn strong(
+        &mut self,
+        off: usize,
+        len: usize,
+        rw: Rw,
+        order: MemOrder,
+        who: &Who,
+        out: &mut CtaFindings,
+    ) {
+        match rw {
+            Rw::Read => self.init_read(off, len, who, out),
+            _ => self.init_write(off, len),
+        }
+        self.synchronize(sync_key(false, off as u64), order, who.thread);
+    }
+
+    /// Thread `thread`'s operation of memory order `order` on the location
+    /// `key` ([`sync_key`]): an acquire joins what the location released
+    /// into the thread's clock, a release the thread's clock into the
+    /// location's (an `.acq_rel` read-modify-write does both, in that
+    /// order); relaxed and plain ones do nothing.
+    pub fn synchronize(&mut self, key: u64, order: MemOrder, thread: u32) {
+        let Some(clocks) = self.clocks() else {
+            return;
+        };
+        if matches!(order, MemOrder::Acquire | MemOrder::AcqRel) {
+            clocks.acquire_from(thread, key);
+        }
+        if matches!(order, MemOrder::Release | MemOrder::AcqRel) {
+            clocks.release(thread, key);
+        }
+    }
+
+    /// Initcheck of a read of `[off, off + len)`.
+    fn init_read(&self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
         if let Some(w) = &self.written {
             if (off..off + len).any(|b| w[b / 64] & (1 << (b % 64)) == 0) {
                 out.add(Finding::Uninitialized {
@@ -215,22 +271,14 @@ impl SharedShadow {
                 });
             }
         }
-        if self.cells.is_some() {
-            let at = (off as u64, off as u64, len);
-            self.races(Space::Shared, at, Rw::Read, who, out);
-        }
     }
 
-    /// A write of `[off, off + len)` (checked to lie in shared memory).
-    pub fn write(&mut self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
+    /// Initcheck of a write of `[off, off + len)`.
+    fn init_write(&mut self, off: usize, len: usize) {
         if let Some(w) = &mut self.written {
             for b in off..off + len {
                 w[b / 64] |= 1 << (b % 64);
             }
-        }
-        if self.cells.is_some() {
-            let at = (off as u64, off as u64, len);
-            self.races(Space::Shared, at, Rw::Write, who, out);
         }
     }
 

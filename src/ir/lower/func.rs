@@ -390,6 +390,7 @@ impl FnLower<'_> {
             cost,
             span: ins.span,
             loc: self.loc,
+            order: mem_order(ins),
         });
         Ok(())
     }
@@ -592,6 +593,7 @@ impl FnLower<'_> {
             cost,
             span: ins.span,
             loc: self.loc,
+            order: mem_order(ins),
         });
     }
 
@@ -775,4 +777,20 @@ pub(crate) fn imm_for(imm: ast::Imm, ty: Ty) -> u64 {
         (Imm::F64(b), _) => b,
     };
     bits & ty.mask()
+}
+
+/// The `.sem` qualifier of `ins` (PTX ISA §8.4).
+fn mem_order(ins: &Instruction) -> crate::ir::MemOrder {
+    use crate::front::instr::{Kw, Modifier};
+    use crate::ir::MemOrder;
+    ins.modifiers
+        .iter()
+        .find_map(|m| match m {
+            Modifier::Kw(Kw::Relaxed) => Some(MemOrder::Relaxed),
+            Modifier::Kw(Kw::Acquire) => Some(MemOrder::Acquire),
+            Modifier::Kw(Kw::Release) => Some(MemOrder::Release),
+            Modifier::Kw(Kw::AcqRel | Kw::Sc) => Some(MemOrder::AcqRel),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
