@@ -232,8 +232,9 @@ pub(super) const HOOK_LOCAL: u32 = 8;
 
 /// Checked builds: lane `lane`'s access of `size` bytes by `op`, the op at
 /// `index` of the piece's block, at `off` (arena offset, shared offset
-/// with [`HOOK_SHARED`], local offset with [`HOOK_LOCAL`]), passed to the sanitizer's hooks with what the
-/// interpreter gives them (`interp::check`). Not called once a lane has
+/// with [`HOOK_SHARED`], local offset with [`HOOK_LOCAL`]), passed to the
+/// sanitizer's hooks with what the interpreter gives them
+/// (`interp::check`). Not called once a lane has
 /// faulted at this op: the interpreter stops there.
 ///
 /// # Safety
