@@ -7,7 +7,9 @@
 //! double `free`, a `free` of a pointer inside a block; and uses them
 //! correctly. bugs_local.cu reads local arrays before writing them: a
 //! histogram never zeroed, a table filled in part, a helper's array whose
-//! entry only an earlier call wrote; and writes them fully. Each test
+//! entry only an earlier call wrote; and writes them fully. With
+//! memcheck and initcheck both on, a heap read never written names its
+//! block. Each test
 //! asserts the exact reports (kind, block, thread, PTX and CUDA line,
 //! address and what it is), the same on both engines.
 
@@ -311,4 +313,31 @@ fn local_arrays_fully_written_make_no_report() {
             assert_eq!(read_i32(&dev, out, 32), want, "{check} {engine:?}");
         }
     }
+}
+
+/// With memcheck and initcheck both on, a read of a heap block never
+/// written names the block, not the whole heap (bugs_init.cu's
+/// `device_malloc_not_cleared`: each thread's 16-byte scratch block).
+#[test]
+fn initcheck_of_heap_memory_names_the_block_under_memcheck() {
+    let (r, reports) = run_checked(
+        "memcheck,initcheck",
+        "bugs_init",
+        "device_malloc_not_cleared",
+        32,
+        |d| {
+            let i = ints(d, &[1; 32 * 8]);
+            vec![A::Ptr(i), A::Ptr(d.alloc(128).unwrap()), A::I32(8)]
+        },
+    );
+    r.unwrap();
+    let got: Vec<_> = reports.iter().map(|r| (brief(r), r.address)).collect();
+    let want: Vec<_> = (0..4)
+        .map(|k| ((UNINIT, X, X, 646 + k as u32), HEAP_BASE + 4 * k))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        reports[3].detail,
+        format!("is 12 bytes inside a 16-byte allocation at {HEAP_BASE:#x}, never written")
+    );
 }

@@ -244,13 +244,21 @@ impl HeapCheck {
         Some(off.checked_add(size).is_some_and(|end| end <= s + b.size))
     }
 
-    /// The live block `[start, end)` (device addresses, the bytes asked
-    /// for) holding `addr`; `None` outside the heap or outside every block.
+    /// The block `[start, end)` (device addresses, the bytes asked for)
+    /// holding `addr`: a live one, else a freed one not yet reused (a
+    /// finding is located after the launch, whose kernel may have freed
+    /// the block since), else the whole heap; `None` outside the heap.
     pub fn block_of(&self, addr: u64) -> Option<(u64, u64)> {
         let off = self.offset(addr)?;
         let l = self.read();
-        let (&s, b) = l.live.range(..=off).next_back()?;
-        (off < s + b.size).then_some((self.base + s, self.base + s + b.size))
+        let live = l.live.range(..=off).next_back().map(|(&s, b)| (s, b.size));
+        let freed = l.freed.range(..=off).next_back().map(|(&s, &n)| (s, n));
+        let (s, n) = [live, freed]
+            .into_iter()
+            .flatten()
+            .find(|&(s, n)| off < s + n)
+            .unwrap_or((0, self.size));
+        Some((self.base + s, self.base + s + n))
     }
 
     /// What a refused access of `size` bytes at `addr` touched, in
@@ -357,6 +365,8 @@ mod tests {
         // Never-used heap first: the freed block's space is not reused yet.
         assert_eq!(h.malloc(8), 0x1060);
         assert_eq!(c.block_of(0x1064), Some((0x1060, 0x1068)));
+        assert_eq!(c.block_of(0x1008), Some((0x1000, 0x1028)), "freed");
+        assert_eq!(c.block_of(0x1070), Some((0x1000, 0x1400)), "free heap");
         assert!(h.set_checked(false).is_none());
         assert_eq!(h.free(a), Err(FreeError::InvalidPointer), "forgotten");
     }

@@ -268,10 +268,8 @@ impl GlobalMemory {
 
     /// The live allocation `[start, end)` (device addresses) containing `addr`.
     pub fn allocation_of(&self, addr: u64) -> Option<(u64, u64)> {
-        if let Some((h, _)) = &self.heap {
-            if let Some(block) = h.block_of(addr) {
-                return Some(block);
-            }
+        if let Some(block) = self.heap.as_ref().and_then(|h| h.0.block_of(addr)) {
+            return Some(block);
         }
         let off = addr.checked_sub(GLOBAL_BASE)?;
         let i = self.allocations.partition_point(|a| a.0 <= off);
