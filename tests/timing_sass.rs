@@ -18,12 +18,14 @@ use warpjit::timing::{Arch, TimingReport};
 
 /// The corpus files with no sidecar: those ptxas 12.9 rejects (PTX ISA
 /// 9.4), and those never timed.
-const NO_SIDECAR: [&str; 12] = [
+const NO_SIDECAR: [&str; 14] = [
     "triton/matmul_bf16/kernel.sm_90a.ptx",
     "triton/matmul_fp16/kernel.sm_90a.ptx",
     // The sanitizer's test kernels are never timed (tests/sanitizer*.rs).
     "sanitizer/bugs.ptx",
+    "sanitizer/bugs_heap.ptx",
     "sanitizer/bugs_init.ptx",
+    "sanitizer/bugs_local.ptx",
     "sanitizer/bugs_mbarrier.ptx",
     "sanitizer/bugs_memcheck.ptx",
     "sanitizer/bugs_race.ptx",

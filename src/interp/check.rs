@@ -1,6 +1,7 @@
 //! The sanitizer's hooks in the interpreter: each decoded access of a
-//! checked launch goes to the global written bits (initcheck) or the CTA's
-//! shared-memory shadow (initcheck, racecheck) through
+//! checked launch goes to the global written bits (initcheck), the CTA's
+//! shared-memory shadow (initcheck, racecheck) or the thread's local
+//! written bits (initcheck; new frames clear theirs) through
 //! `sanitizer::hooks`, which compiled pieces call too; barriers and
 //! warp-synchronous ops are checked against their rules (synccheck). In an
 //! unchecked launch `Cta::san` is `None` and every hook returns at once.
@@ -10,23 +11,29 @@ use std::cell::RefCell;
 use super::lanes::Place;
 use super::warp::Warp;
 use super::Cta;
-use crate::ir::{AtomOp, Op, OpKind, ShflMode};
+use crate::ir::{AtomOp, Op, OpKind, ShflMode, Space};
 use crate::runtime::memory::GLOBAL_BASE;
 use crate::sanitizer::hooks::{self, Spot};
+use crate::sanitizer::local::LocalShadow;
 use crate::sanitizer::shared::{SharedShadow, Who};
 use crate::sanitizer::{Access, Checks, CtaState, Finding, Rw, Site, SyncError};
 
 thread_local! {
     /// Shadows of finished CTAs, reused by the next ones on this thread.
     static SHADOWS: RefCell<Vec<SharedShadow>> = const { RefCell::new(Vec::new()) };
+    /// Local written bits of finished CTAs, reused likewise.
+    static LOCALS: RefCell<Vec<LocalShadow>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A checked CTA's state, its shadow reused from an earlier CTA.
 pub(super) fn start_cta(checks: Checks, shared_len: usize) -> Box<CtaState> {
     let mut shadow = SHADOWS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
     shadow.reset(shared_len, checks.initcheck, checks.racecheck);
+    let mut local = LOCALS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
+    local.reset(checks.initcheck);
     Box::new(CtaState {
         shadow,
+        local,
         ..Default::default()
     })
 }
@@ -37,10 +44,14 @@ pub(super) fn finish_cta(cta: &mut Cta) {
         return;
     };
     let CtaState {
-        shadow, findings, ..
+        shadow,
+        local,
+        findings,
+        ..
     } = *san;
     launch.collector.add(cta.linear(), findings);
     SHADOWS.with(|s| s.borrow_mut().push(shadow));
+    LOCALS.with(|s| s.borrow_mut().push(local));
 }
 
 /// What an mbarrier operation did, for racecheck's happens-before
@@ -66,16 +77,49 @@ impl MbarEvent {
     }
 }
 
-/// The sanitizer's view of a decoded place (another CTA's shared memory,
-/// local memory and the parameters are not checked).
-fn spot(place: Place) -> Option<Spot> {
+/// The sanitizer's view of a decoded place, accessed by `op` (another
+/// CTA's shared memory and the parameters, `.param` frame bytes in local
+/// memory included, are not checked).
+fn spot(place: Place, op: &Op) -> Option<Spot> {
     match place {
         Place::Global(off) => Some(Spot::Global {
             off,
             addr: GLOBAL_BASE + off,
         }),
         Place::Shared(at) => Some(Spot::Shared(at)),
-        Place::Local(_) | Place::KernelParam(_) | Place::Remote(..) => None,
+        Place::Local(_) if frame_param(op) => None,
+        Place::Local(at) => Some(Spot::Local(at)),
+        Place::KernelParam(_) | Place::Remote(..) => None,
+    }
+}
+
+/// Whether `op` accesses a `.param` of the frame (`ld.param`/`st.param`
+/// of a call's parameters), which the local written bits do not follow.
+fn frame_param(op: &Op) -> bool {
+    matches!(
+        op.kind,
+        OpKind::Ld {
+            space: Space::FrameParam,
+            ..
+        } | OpKind::St {
+            space: Space::FrameParam,
+            ..
+        }
+    )
+}
+
+impl Cta<'_> {
+    /// Lanes `mask` of warp `warp` start a frame (a call) or take stack
+    /// (`alloca`) at local bytes `[start, end)`: initcheck counts them
+    /// unwritten (`sanitizer::local`).
+    pub(super) fn check_new_frame(&mut self, warp: u32, mask: u32, start: u32, end: u32) {
+        let Some(san) = self.san.as_deref_mut() else {
+            return;
+        };
+        for lane in (0..32).filter(|l| mask & (1 << l) != 0) {
+            san.local
+                .forget(warp * 32 + lane, start as usize, end as usize);
+        }
     }
 }
 
@@ -163,7 +207,7 @@ impl Warp {
         let Some(san) = cta.san.as_deref_mut() else {
             return;
         };
-        let Some(spot) = spot(place) else {
+        let Some(spot) = spot(place, op) else {
             return;
         };
         let who = self.who(op, lane);
@@ -198,7 +242,7 @@ impl Warp {
         let Some(san) = cta.san.as_deref_mut() else {
             return;
         };
-        let Some(spot) = spot(place) else {
+        let Some(spot) = spot(place, op) else {
             return;
         };
         let reads = !matches!(

@@ -615,6 +615,7 @@ impl Warp {
             return Err(self.fault(cta, FaultKind::StackOverflow, lane, Some(op), msg));
         }
         let base = base as u32;
+        cta.check_new_frame(self.index, mask, base, end as u32);
         for lane in 0..32 {
             if mask & (1 << lane) != 0 {
                 let mem = &mut self.local[lane];

@@ -85,6 +85,7 @@ impl Warp {
             space: r.space,
             addr: r.addr,
             size,
+            free: None,
         });
         f
     }
@@ -576,14 +577,19 @@ impl Warp {
         for lane in (0..32usize).filter(|l| mask & (1 << l) != 0) {
             let arg = self.param_u64(args[0].0, lane);
             if callee == Callee::Free {
-                if let Err(msg) = heap.free(arg) {
-                    return Err(self.fault(
-                        cta,
-                        FaultKind::IllegalAddress,
-                        lane as u32,
-                        Some(op),
-                        msg,
-                    ));
+                if let Err(e) = heap.free(arg) {
+                    let msg = crate::sanitizer::FreeError::message(arg);
+                    let mut f =
+                        self.fault(cta, FaultKind::IllegalAddress, lane as u32, Some(op), msg);
+                    f.access = Some(super::FaultAccess {
+                        rw: Rw::Write,
+                        atomic: false,
+                        space: Space::Global,
+                        addr: arg,
+                        size: 0,
+                        free: Some(e),
+                    });
+                    return Err(f);
                 }
                 continue;
             }

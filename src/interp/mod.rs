@@ -90,6 +90,9 @@ pub struct FaultAccess {
     pub space: crate::ir::Space,
     pub addr: u64,
     pub size: u64,
+    /// A device-side `free` of what is no live heap block (the address
+    /// freed; `size` is 0).
+    pub free: Option<crate::sanitizer::FreeError>,
 }
 
 impl Fault {

@@ -20,7 +20,7 @@ use crate::ir::{Op, StackOp, Ty};
 impl Warp {
     pub(super) fn stack(
         &mut self,
-        cta: &Cta,
+        cta: &mut Cta,
         op: &Op,
         mask: u32,
         sop: StackOp,
@@ -56,6 +56,7 @@ impl Warp {
                     }
                     self.frames.last_mut().unwrap().top[l] = end as u32;
                     self.write(cta, op.dsts[0], l, ptr);
+                    cta.check_new_frame(self.index, 1 << l, ptr as u32, end as u32);
                 }
                 StackOp::Save => self.write(cta, op.dsts[0], l, top),
                 StackOp::Restore => {

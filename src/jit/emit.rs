@@ -629,12 +629,13 @@ impl PieceBuilder<'_, '_> {
 
     /// Checked builds, while an access is emitted (`hook`): calls
     /// [`helpers::jit_check`] for this lane's access at `off` (arena
-    /// offset, or shared offset with `shared`).
-    pub fn call_check(&mut self, index: u32, off: Value, size: u64, shared: bool) {
+    /// offset, or the offset in the memory `space` names: 0, or
+    /// [`helpers::HOOK_SHARED`] or [`helpers::HOOK_LOCAL`]).
+    pub fn call_check(&mut self, index: u32, off: Value, size: u64, space: u32) {
         let Some((what, op)) = self.hook else {
             return;
         };
-        let what = what | if shared { helpers::HOOK_SHARED } else { 0 };
+        let what = what | space;
         let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
         s.params = vec![
             AbiParam::new(I64),

@@ -219,7 +219,8 @@ fn atom_elements(
 }
 
 /// What [`jit_check`] is told an access is: its kind in the low two bits,
-/// [`HOOK_SHARED`] for shared memory (else global, by arena offset).
+/// [`HOOK_SHARED`] for shared memory, [`HOOK_LOCAL`] for the lane's local
+/// memory (else global, by arena offset).
 pub(super) const HOOK_READ: u32 = 0;
 pub(super) const HOOK_WRITE: u32 = 1;
 /// An atomic that reads what it updates (all but an exchange) ...
@@ -227,11 +228,13 @@ pub(super) const HOOK_ATOMIC_READS: u32 = 2;
 /// ... and one that does not.
 pub(super) const HOOK_ATOMIC: u32 = 3;
 pub(super) const HOOK_SHARED: u32 = 4;
+pub(super) const HOOK_LOCAL: u32 = 8;
 
 /// Checked builds: lane `lane`'s access of `size` bytes by `op`, the op at
-/// `index` of the piece's block, at `off` (arena offset, or shared offset
-/// with [`HOOK_SHARED`]), passed to the sanitizer's hooks with what the
-/// interpreter gives them (`interp::check`). Not called once a lane has
+/// `index` of the piece's block, at `off` (arena offset, shared offset
+/// with [`HOOK_SHARED`], local offset with [`HOOK_LOCAL`]), passed to the
+/// sanitizer's hooks with what the interpreter gives them
+/// (`interp::check`). Not called once a lane has
 /// faulted at this op: the interpreter stops there.
 ///
 /// # Safety
@@ -264,12 +267,15 @@ pub unsafe extern "C" fn jit_check(
             loc: op.loc,
         },
     };
-    let spot = match what & HOOK_SHARED {
-        0 => Spot::Global {
+    let spot = if what & HOOK_SHARED != 0 {
+        Spot::Shared(off as usize)
+    } else if what & HOOK_LOCAL != 0 {
+        Spot::Local(off as usize)
+    } else {
+        Spot::Global {
             off,
             addr: GLOBAL_BASE.wrapping_add(off),
-        },
-        _ => Spot::Shared(off as usize),
+        }
     };
     let order = hooks::order_of(op);
     match what & 3 {

@@ -24,6 +24,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::emit::{PieceBuilder, I16, I32, I64};
+use super::helpers;
 
 use crate::interp::abi::{self, offsets};
 use crate::interp::lanes::extend_is_signed;
@@ -144,6 +145,8 @@ enum Region {
     Global,
     Shared,
     Local,
+    /// The frame's `.param` bytes in local memory (not hooked).
+    Frame,
     Param,
 }
 
@@ -393,7 +396,7 @@ impl PieceBuilder<'_, '_> {
             Space::KernelParam => Region::Param,
             Space::FrameParam => {
                 let off = self.b.ins().iadd(self.frame_base, addr);
-                return self.checked(Region::Local, index, code, addr, off, size);
+                return self.checked(Region::Frame, index, code, addr, off, size);
             }
             Space::Generic => return self.generic(index, addr, size, write),
         };
@@ -521,10 +524,10 @@ impl PieceBuilder<'_, '_> {
                 let kind = self.b.ins().iadd_imm_s(status, -1);
                 self.fault(index, kind, code, addr, size);
                 self.b.switch_to_block(ok);
-                self.call_check(index, a_off, size, false);
+                self.call_check(index, a_off, size, 0);
                 self.b.ins().iadd(self.arena, a_off)
             }
-            Region::Shared | Region::Local => {
+            Region::Shared | Region::Local | Region::Frame => {
                 let align = size.clamp(1, 32);
                 let misaligned = self.b.ins().band_imm_s(off, (align - 1) as i64);
                 let aligned = self.b.create_block();
@@ -542,8 +545,10 @@ impl PieceBuilder<'_, '_> {
                     )
                 };
                 self.bounds_exit(off, len, size, ok, index, code, addr);
-                if let Region::Shared = region {
-                    self.call_check(index, off, size, true);
+                match region {
+                    Region::Shared => self.call_check(index, off, size, helpers::HOOK_SHARED),
+                    Region::Local => self.call_check(index, off, size, helpers::HOOK_LOCAL),
+                    _ => {}
                 }
                 let p = self.b.ins().iadd(base, off);
                 p

@@ -183,12 +183,12 @@ pub fn compile_for(
 }
 
 /// As [`compile`], for launches with racecheck or initcheck: every access
-/// of global, constant or shared memory (generic addresses included)
-/// calls the sanitizer's hooks (`helpers::jit_check`) with what the
-/// interpreter gives them, in the interpreter's order (each such access
-/// starts a piece, `plan::run`); atomics the JIT performs through a helper
-/// are interpreted, and only regions that touch no such memory are
-/// compiled.
+/// of global, constant, shared or local memory (generic addresses
+/// included; not a frame's `.param` bytes) calls the sanitizer's hooks
+/// (`helpers::jit_check`) with what the interpreter gives them, in the
+/// interpreter's order (each such access starts a piece, `plan::run`);
+/// atomics the JIT performs through a helper are interpreted, and only
+/// regions that touch no such memory are compiled.
 pub fn compile_checked(
     module: &ir::Module,
     global_addrs: &[u64],
@@ -259,9 +259,12 @@ fn compile_with(
         regions[fid] = vec![None; func.blocks.len()];
         if !timing && std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
             let private = |r: &plan::RegionPlan| {
-                r.blocks
-                    .iter()
-                    .all(|&b| func.blocks[b].ops.iter().all(|o| plan::is_private(&o.kind)))
+                r.blocks.iter().all(|&b| {
+                    func.blocks[b]
+                        .ops
+                        .iter()
+                        .all(|o| plan::is_private(&o.kind) && !plan::hooked_local(&o.kind))
+                })
             };
             for r in plan::regions(func, cluster)
                 .into_iter()

@@ -37,6 +37,25 @@ fn visible(space: Space) -> u8 {
     }
 }
 
+/// Whether `kind` accesses local memory (not a frame's `.param`), which
+/// a checked build hooks too (initcheck's local written bits): such an op
+/// starts a piece, and a loop that holds one is not compiled as a region.
+pub fn hooked_local(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Ld {
+            space: Space::Local,
+            ..
+        } | OpKind::St {
+            space: Space::Local,
+            ..
+        } | OpKind::Atom {
+            space: Space::Local,
+            ..
+        }
+    )
+}
+
 /// Whether `kind` may reach another CTA's shared memory in a module that
 /// uses clusters (`ir::uses_clusters`): shared and generic accesses, which
 /// then run in the driver (`interp::cluster`).
@@ -120,8 +139,8 @@ fn reads_clock(kind: &OpKind) -> bool {
 /// [`is_traced`] ops, in order.
 /// With `cluster`, shared and generic accesses stay out of pieces
 /// ([`reaches_cluster`]). With `checked` (a checked build, whose accesses
-/// call the sanitizer's hooks), every access of memory other lanes see
-/// starts a piece, so that its hooks run for all lanes before any later
+/// call the sanitizer's hooks), every access of memory other lanes see,
+/// and of local memory ([`hooked_local`]), starts a piece, so that its hooks run for all lanes before any later
 /// op and after every earlier one, in the interpreter's order; atomics
 /// performed through a helper are interpreted.
 pub fn run(f: &Function, timing: bool, cluster: bool, checked: bool) -> Vec<PiecePlan> {
@@ -161,7 +180,7 @@ pub fn run(f: &Function, timing: bool, cluster: bool, checked: bool) -> Vec<Piec
             let conflict = (w & (read | wrote)) != 0
                 || (r & wrote) != 0
                 || timing_split
-                || (checked && (r | w) != 0);
+                || (checked && ((r | w) != 0 || hooked_local(&op.kind)));
             if conflict {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {

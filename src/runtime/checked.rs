@@ -7,8 +7,10 @@
 //! JIT does not call them yet, so such a launch never runs compiled code.
 //! Memcheck alone needs no hook: device memory refuses every access
 //! outside a live allocation on both engines (compiled code through the
-//! granule table), and the fault names the refused access, which is
-//! described here against the allocations; so memcheck runs on the
+//! granule table; with memcheck, each device-heap block is checked on
+//! its own, `runtime::heap`), and the fault names the refused access,
+//! which is described here against the allocations, and a bad
+//! device-side `free` is a report too; so memcheck runs on the
 //! launch's engine, the JIT by default. An unchecked launch pays nothing:
 //! no shadow exists, and the hooks see `None`.
 
@@ -32,6 +34,16 @@ impl Device {
         self.memory.set_initcheck(checks.initcheck);
         self.memory
             .set_rounded(self.options.round_allocations && !checks.memcheck);
+        self.set_heap_checked();
+    }
+
+    /// Memcheck checks the device heap's blocks one by one
+    /// (`runtime::heap`), or the heap is one allocation.
+    pub(super) fn set_heap_checked(&mut self) {
+        if let Some(h) = &self.heap {
+            self.memory
+                .set_heap_check(h.set_checked(self.options.checks.memcheck));
+        }
     }
 
     /// The reports of the checked launches since the last call, in launch
@@ -118,6 +130,7 @@ impl Device {
             } => {
                 let detail = match space {
                     Space::Shared => "(shared memory offset, never written in this block)".into(),
+                    Space::Local => "(local memory offset, never written by this thread)".into(),
                     _ => match self.memory.allocation_of(addr) {
                         Some((s, e)) => format!(
                             "is {} bytes inside a {}-byte allocation at {s:#x}, never written",
@@ -199,6 +212,19 @@ impl Device {
         }
         let a = fault.access.filter(|_| checks.memcheck)?;
         let rw = if a.atomic { Rw::Atomic } else { a.rw };
+        if let Some(e) = a.free {
+            return Some(Report {
+                kind: ReportKind::BadFree(e),
+                space: "global",
+                size: 0,
+                address: a.addr,
+                detail: String::new(),
+                kernel: f.name.clone(),
+                block,
+                access: Some(locate(lm, rw, fault.thread, fault.span, fault.loc)),
+                other: None,
+            });
+        }
         let kind = match fault.kind {
             FaultKind::IllegalAddress => ReportKind::InvalidAccess(rw),
             FaultKind::MisalignedAddress => ReportKind::MisalignedAccess(rw),

@@ -77,6 +77,9 @@ pub struct GlobalMemory {
     /// Accesses may reach up to the end of an allocation's last granule
     /// ([`GlobalMemory::set_rounded`]).
     rounded: bool,
+    /// Memcheck of the device heap's blocks: the heap's allocation, out of
+    /// `allocations` and the granules ([`GlobalMemory::set_heap_check`]).
+    heap: Option<(super::heap::HeapCheck, (u64, u64))>,
 }
 
 /// Bytes per entry of the granule table (the allocation alignment).
@@ -110,6 +113,7 @@ impl GlobalMemory {
             freed: Vec::new(),
             init: None,
             rounded: false,
+            heap: None,
         }
     }
 
@@ -264,6 +268,9 @@ impl GlobalMemory {
 
     /// The live allocation `[start, end)` (device addresses) containing `addr`.
     pub fn allocation_of(&self, addr: u64) -> Option<(u64, u64)> {
+        if let Some(block) = self.heap.as_ref().and_then(|h| h.0.block_of(addr)) {
+            return Some(block);
+        }
         let off = addr.checked_sub(GLOBAL_BASE)?;
         let i = self.allocations.partition_point(|a| a.0 <= off);
         let (s, e) = *self.allocations.get(i.checked_sub(1)?)?;
@@ -278,7 +285,11 @@ impl GlobalMemory {
         }
         self.init = on.then(|| {
             let s = InitShadow::new(self.capacity());
-            for &(a, e) in &self.allocations {
+            for &(a, e) in self
+                .allocations
+                .iter()
+                .chain(self.heap.iter().map(|h| &h.1))
+            {
                 s.set(a, e - a, true);
             }
             s
@@ -300,6 +311,9 @@ impl GlobalMemory {
         else {
             return "is out of bounds: not in device global memory".into();
         };
+        if let Some(d) = self.heap.as_ref().and_then(|h| h.0.describe(addr, size)) {
+            return d;
+        }
         let at = |o: u64| format!("{:#x}", GLOBAL_BASE + o);
         let find = |v: &[(u64, u64)]| {
             let i = v.partition_point(|a| a.0 <= off);
@@ -361,15 +375,52 @@ impl GlobalMemory {
         }
         let i = self.allocations.partition_point(|a| a.0 <= off);
         let Some(&(_, e)) = i.checked_sub(1).and_then(|i| self.allocations.get(i)) else {
-            return Err(AccessFault::OutOfBounds);
+            return self.heap_check(addr, size);
         };
         if off.checked_add(size).is_none_or(|end| end > self.bound(e)) {
-            return Err(AccessFault::OutOfBounds);
+            return self.heap_check(addr, size);
         }
         if addr % size.clamp(1, 32) != 0 {
             return Err(AccessFault::Misaligned);
         }
         Ok(off)
+    }
+
+    /// An access outside every allocation: refused, unless memcheck checks
+    /// the heap's blocks and it lies in one (other accesses pay nothing
+    /// but this call on the way to a fault).
+    #[cold]
+    #[inline(never)]
+    fn heap_check(&self, addr: u64, size: u64) -> Result<u64, AccessFault> {
+        match self.heap.as_ref().and_then(|h| h.0.check(addr, size)) {
+            Some(true) if addr % size.clamp(1, 32) != 0 => Err(AccessFault::Misaligned),
+            Some(true) => Ok(addr - GLOBAL_BASE),
+            _ => Err(AccessFault::OutOfBounds),
+        }
+    }
+
+    /// Memcheck of the device heap's blocks on (`Some`: the heap's check,
+    /// whose range is one live allocation) or off. On, the heap's
+    /// allocation leaves the allocation list and the granule table, so
+    /// every access to it fails the checks of live allocations (compiled
+    /// code's inline one included) and asks the heap's block table
+    /// (`runtime::heap`); off, it is one allocation again.
+    pub fn set_heap_check(&mut self, check: Option<super::heap::HeapCheck>) {
+        if let Some((_, (start, end))) = self.heap.take() {
+            let at = self.allocations.partition_point(|a| a.0 < start);
+            self.allocations.insert(at, (start, end));
+            self.mark(start, self.bound(end), true);
+        }
+        let Some(check) = check else {
+            return;
+        };
+        let start = check.range().0 - GLOBAL_BASE;
+        let Ok(i) = self.allocations.binary_search_by_key(&start, |a| a.0) else {
+            return;
+        };
+        let (start, end) = self.allocations.remove(i);
+        self.mark(start, end.next_multiple_of(GRANULE), false);
+        self.heap = Some((check, (start, end)));
     }
 
     /// Host address of arena offset 0, for compiled code (which checks every

@@ -234,6 +234,7 @@ impl Device {
                 ))
             })?;
             self.heap = Some(heap::DeviceHeap::new(base, size));
+            self.set_heap_checked();
         }
         if self.grid_workspace.is_none() && ir::uses_envregs(&ir) {
             self.grid_workspace = Some(self.alloc(cooperative::WORKSPACE_BYTES)?);

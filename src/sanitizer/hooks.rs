@@ -1,7 +1,8 @@
 //! The access hooks both engines call: one thread's access of decoded
 //! memory goes to global memory's written bits (initcheck) and the CTA's
-//! records of the global memory it touched (racecheck), or to the CTA's
-//! shared-memory shadow (initcheck, racecheck). The interpreter calls them
+//! records of the global memory it touched (racecheck), the CTA's
+//! shared-memory shadow (initcheck, racecheck) or the thread's local
+//! written bits (initcheck). The interpreter calls them
 //! from `interp::check`, compiled pieces through `jit::helpers::jit_check`;
 //! both pass the same [`Spot`] and [`Who`], so the findings are the same.
 
@@ -22,14 +23,17 @@ pub fn order_of(op: &Op) -> MemOrder {
     }
 }
 
-/// Where a checked access lands, decoded (accesses of local memory, of the
-/// parameters and of another CTA's shared memory are not checked).
+/// Where a checked access lands, decoded (accesses of the parameters,
+/// `.param` frame bytes included, and of another CTA's shared memory are
+/// not checked).
 #[derive(Clone, Copy, Debug)]
 pub enum Spot {
     /// Global (or constant) memory: the arena offset and the device address.
     Global { off: u64, addr: u64 },
     /// This CTA's shared memory, at this offset.
     Shared(usize),
+    /// The accessing thread's local memory, at this offset.
+    Local(usize),
 }
 
 /// One thread's load or store of `size` bytes at `spot`, of memory order
@@ -52,7 +56,8 @@ pub fn access(
                     Rw::Write | Rw::Atomic => init.set(off, size, true),
                     Rw::Read => {
                         if init.first_unwritten(off, size).is_some() {
-                            san.findings.add(uninitialized(addr, size, who));
+                            san.findings
+                                .add(uninitialized(Space::Global, addr, size, who));
                         }
                     }
                 }
@@ -77,6 +82,15 @@ pub fn access(
                 Rw::Write | Rw::Atomic => shadow.write(at, size as usize, who, out),
             }
         }
+        Spot::Local(at) => match rw {
+            Rw::Read => {
+                if san.local.unwritten(who.thread, at, size as usize) {
+                    san.findings
+                        .add(uninitialized(Space::Local, at as u64, size, who));
+                }
+            }
+            Rw::Write | Rw::Atomic => san.local.write(who.thread, at, size as usize),
+        },
     }
 }
 
@@ -96,17 +110,21 @@ pub fn atomic(
     who: &Who,
 ) {
     let key = match spot {
-        Spot::Global { off, .. } => sync_key(true, off),
-        Spot::Shared(at) => sync_key(false, at as u64),
+        Spot::Global { off, .. } => Some(sync_key(true, off)),
+        Spot::Shared(at) => Some(sync_key(false, at as u64)),
+        Spot::Local(_) => None,
     };
-    san.shadow.synchronize(key, order, who.thread);
+    if let Some(key) = key {
+        san.shadow.synchronize(key, order, who.thread);
+    }
     match spot {
         Spot::Global { off, addr } => {
             let Some(init) = init else {
                 return;
             };
             if reads && init.first_unwritten(off, size).is_some() {
-                san.findings.add(uninitialized(addr, size, who));
+                san.findings
+                    .add(uninitialized(Space::Global, addr, size, who));
             } else {
                 init.set(off, size, true);
             }
@@ -114,12 +132,20 @@ pub fn atomic(
         Spot::Shared(at) => san
             .shadow
             .atomic(at, size as usize, reads, who, &mut san.findings),
+        Spot::Local(at) => {
+            if reads && san.local.unwritten(who.thread, at, size as usize) {
+                san.findings
+                    .add(uninitialized(Space::Local, at as u64, size, who));
+            } else {
+                san.local.write(who.thread, at, size as usize);
+            }
+        }
     }
 }
 
-fn uninitialized(addr: u64, size: u64, who: &Who) -> Finding {
+fn uninitialized(space: Space, addr: u64, size: u64, who: &Who) -> Finding {
     Finding::Uninitialized {
-        space: Space::Global,
+        space,
         addr,
         size: size as u32,
         access: Access {

@@ -6,18 +6,21 @@
 //!
 //! The shadow state lives beside: [`shadow`] owns global memory's
 //! "written" bits (initcheck), [`shared`] a CTA's shared-memory shadow
-//! (written bits and the race records of racecheck), and [`hooks`] the
-//! access hooks over both that the engines call. This module and its
+//! (written bits and the race records of racecheck), [`local`] the
+//! written bits of each thread's local memory (initcheck), and [`hooks`]
+//! the access hooks over them that the engines call. This module and its
 //! children depend only on the IR and the front end's spans, never on an
 //! engine: the interpreter (`interp::check`) and compiled code
 //! (`jit::helpers::jit_check`) call the same hooks. Memcheck
 //! needs no shadow: device memory already refuses every access outside a
-//! live allocation, and the runtime describes the refused address against
+//! live allocation (with memcheck, outside a live device-heap block:
+//! `runtime::heap`), and the runtime describes the refused address against
 //! the allocations (and freed ones) when it reports.
 
 pub mod global_cells;
 pub mod hb;
 pub mod hooks;
+pub mod local;
 pub mod shadow;
 pub mod shared;
 
@@ -36,8 +39,9 @@ pub struct Checks {
     pub memcheck: bool,
     /// Shared-memory hazards between threads of one CTA.
     pub racecheck: bool,
-    /// Reads of global memory never written, and of shared memory never
-    /// written in this CTA.
+    /// Reads of global memory never written, of shared memory never
+    /// written in this CTA, and of local memory never written by the
+    /// thread.
     pub initcheck: bool,
     /// Barriers and warp-synchronous operations used against their rules.
     pub synccheck: bool,
@@ -227,12 +231,38 @@ pub enum SyncError {
     DivergentBlock,
 }
 
+/// A device-side `free` of what is no live heap block (memcheck's
+/// "Malloc/Free error").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FreeError {
+    /// A block freed already (memcheck remembers freed blocks).
+    DoubleFree,
+    /// An address that is no block's start.
+    InvalidPointer,
+}
+
+impl FreeError {
+    /// compute-sanitizer's name for the error.
+    pub fn name(self) -> &'static str {
+        match self {
+            FreeError::DoubleFree => "Double free",
+            FreeError::InvalidPointer => "Invalid pointer to free",
+        }
+    }
+
+    /// The launch error's message, the same whatever the error.
+    pub fn message(addr: u64) -> String {
+        format!("free({addr:#x}): not a block that device-side malloc returned, or freed already")
+    }
+}
+
 /// What a check found in one CTA, before the runtime locates it.
 #[derive(Clone, Debug)]
 pub enum Finding {
     /// A read of bytes never written (global: since allocation; shared:
-    /// in this CTA). `addr` is the device address (global) or the offset
-    /// in the CTA's shared memory.
+    /// in this CTA; local: by this thread in this frame). `addr` is the
+    /// device address (global), the offset in the CTA's shared memory, or
+    /// the offset in the thread's local memory.
     Uninitialized {
         space: Space,
         addr: u64,
@@ -267,12 +297,14 @@ impl Finding {
     /// instructions involved.
     fn key(&self) -> Key {
         match self {
-            Finding::Uninitialized { space, access, .. } => (
-                0,
-                (*space == Space::Shared) as u8,
-                access.site.span.start,
-                0,
-            ),
+            Finding::Uninitialized { space, access, .. } => {
+                let space = match space {
+                    Space::Shared => 1,
+                    Space::Local => 2,
+                    _ => 0,
+                };
+                (0, space, access.site.span.start, 0)
+            }
             Finding::Race {
                 hazard,
                 first,
@@ -370,6 +402,8 @@ pub struct Launch {
 #[derive(Debug, Default)]
 pub struct CtaState {
     pub shadow: shared::SharedShadow,
+    /// Each thread's local-memory written bits (initcheck).
+    pub local: local::LocalShadow,
     pub findings: CtaFindings,
     /// Per barrier id, the first arrival of its current round at a
     /// whole-CTA barrier (synccheck: the others must arrive at the same
@@ -410,15 +444,18 @@ pub enum ReportKind {
     Sync(SyncError),
     /// Device memory allocated and never freed (memcheck, driver library).
     Leak,
+    /// A device-side `free` of what is no live heap block (memcheck).
+    BadFree(FreeError),
 }
 
 impl ReportKind {
     /// The check that makes reports of this kind.
     pub fn check(self) -> &'static str {
         match self {
-            ReportKind::InvalidAccess(_) | ReportKind::MisalignedAccess(_) | ReportKind::Leak => {
-                "memcheck"
-            }
+            ReportKind::InvalidAccess(_)
+            | ReportKind::MisalignedAccess(_)
+            | ReportKind::Leak
+            | ReportKind::BadFree(_) => "memcheck",
             ReportKind::UninitializedRead => "initcheck",
             ReportKind::Race(_) => "racecheck",
             ReportKind::Sync(_) => "synccheck",
@@ -509,6 +546,9 @@ impl fmt::Display for Report {
                     rw.name(),
                     self.size
                 )?;
+            }
+            ReportKind::BadFree(e) => {
+                writeln!(f, "========= Malloc/Free error encountered : {}", e.name())?
             }
             ReportKind::UninitializedRead => writeln!(
                 f,
