@@ -39,3 +39,22 @@ extern "C" __global__ void flag_release_acquire(int *out)
 {
     publish<cuda::memory_order_release, cuda::memory_order_acquire>(out);
 }
+
+// Warps 0 and 1 hand a table over through named barrier 1 (64 threads);
+// warp 2 reads the table too, after a barrier of its own (named barrier
+// 2, 32 threads), which orders nothing with warp 0: a race.
+extern "C" __global__ void named_barrier_outsider(int *out)
+{
+    __shared__ int table[32];
+    int t = threadIdx.x;
+    if (t < 32) {
+        table[t] = t * 5;
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+    } else if (t < 64) {
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+        out[t - 32] = table[63 - t];
+    } else if (t < 96) {
+        asm volatile("bar.sync 2, 32;" ::: "memory");
+        out[t - 32] = table[95 - t];
+    }
+}

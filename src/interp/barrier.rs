@@ -57,6 +57,14 @@ impl Warp {
             ));
         }
         let count = has_count.then(|| self.read(cta, &op.srcs[1], first) as u32);
+        // Racecheck: a partial round orders only its own threads.
+        if kind == BarKind::Arrive || count.is_some_and(|c| c < cta.nthreads) {
+            let base = self.index * 32;
+            if let Some(c) = cta.san.as_deref_mut().and_then(|s| s.shadow.clocks()) {
+                let lanes = (0..32u32).filter(|l| mask & (1 << l) != 0);
+                c.bar_arrive(id as usize, lanes.map(|l| base + l));
+            }
+        }
         let pred_src = if has_count { 2 } else { 1 };
         let red = matches!(kind, BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr);
         let b = &mut cta.barriers[id as usize];

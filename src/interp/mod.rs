@@ -427,7 +427,16 @@ pub fn release_barriers(
         };
         if complete {
             if let Some(san) = cta.san.as_deref_mut() {
-                san.barrier_released(id);
+                let waiters = warps
+                    .iter()
+                    .filter(|w| w.waiting_on() == Some(id as u32))
+                    .flat_map(|w| {
+                        let live = w.valid & !w.exited;
+                        (0..32u32)
+                            .filter(move |l| live & (1 << l) != 0)
+                            .map(move |l| w.index * 32 + l)
+                    });
+                san.barrier_released(id, waiters);
             }
             let b = std::mem::take(&mut cta.barriers[id]);
             for (i, w) in warps.iter_mut().enumerate() {

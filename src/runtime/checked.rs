@@ -2,9 +2,10 @@
 //! checks and its reports so far, and turning a launch's findings and
 //! memcheck faults into located [`Report`]s.
 //!
-//! A launch with racecheck, initcheck or synccheck runs on the
-//! interpreter, which calls the sanitizer's hooks (`interp::check`); the
-//! JIT does not call them yet, so such a launch never runs compiled code.
+//! Racecheck and initcheck run on the launch's engine: the interpreter
+//! calls the sanitizer's hooks (`interp::check`), the JIT a checked build
+//! of the module whose accesses call them (`jit::compile_checked`); what
+//! synccheck checks always runs in the warp driver both engines share.
 //! Memcheck alone needs no hook: device memory refuses every access
 //! outside a live allocation on both engines (compiled code through the
 //! granule table; with memcheck, each device-heap block is checked on

@@ -1,6 +1,10 @@
-//! Racecheck's happens-before through mbarriers: vector clocks that order
-//! accesses of one CTA barrier interval which an mbarrier's arrive/wait
-//! protocol orders (PTX memory model: `mbarrier.arrive` releases by
+//! Racecheck's happens-before within a CTA barrier interval: vector clocks
+//! that order accesses which an mbarrier's arrive/wait protocol, release
+//! and acquire operations, `bar.warp.sync` or a partial barrier round (a
+//! named barrier with a thread count below the CTA's, `bar.arrive`) order.
+//!
+//! Mbarriers: accesses of one CTA barrier interval which an mbarrier's
+//! arrive/wait protocol orders (PTX memory model: `mbarrier.arrive` releases by
 //! default, a `test_wait`/`try_wait` that observes the phase's completion
 //! acquires).
 //!
@@ -72,6 +76,12 @@ pub struct Clocks {
     /// Per thread, its clock at its warp's last `bar.warp.sync` (0: none):
     /// a release by another lane of the warp after it releases these too.
     warp_synced: Vec<u32>,
+    /// Per barrier id, what the arrivals of its current round released,
+    /// when the round is partial (a thread count below the CTA's, or a
+    /// `bar.arrive`): its waiters acquire it instead of a new interval.
+    bars: [Option<Vec<u32>>; 16],
+    /// Whether a partial barrier round released in this CTA.
+    partial_released: bool,
 }
 
 /// The key of a location's sync object: a shared offset, or an arena
@@ -105,13 +115,15 @@ impl Clocks {
         self.mbars.clear();
         self.syncs.clear();
         self.warp_synced.clear();
+        self.bars = Default::default();
+        self.partial_released = false;
     }
 
     /// Whether any mbarrier was used in this CTA (else no access is ordered
     /// by a vector clock, and `ordered` need not be asked).
     #[inline]
     pub fn active(&self) -> bool {
-        !self.mbars.is_empty() || !self.syncs.is_empty()
+        !self.mbars.is_empty() || !self.syncs.is_empty() || self.partial_released
     }
 
     /// Agent `a`'s clock now.
@@ -165,6 +177,43 @@ impl Clocks {
                     set(into, (warp + lane) as u32, at);
                 }
             }
+        }
+    }
+
+    /// Threads `threads` arrive at barrier `id` in a partial round (a
+    /// thread count below the CTA's, or `bar.arrive`): they release into
+    /// the round.
+    pub fn bar_arrive(&mut self, id: usize, threads: impl Iterator<Item = u32>) {
+        let mut gather = self.bars[id].take().unwrap_or_default();
+        for t in threads {
+            let c = self.tick(t);
+            if let Some(v) = self.vc.get(t as usize) {
+                join(&mut gather, v);
+            }
+            set(&mut gather, t, c);
+        }
+        self.bars[id] = Some(gather);
+    }
+
+    /// Whether barrier `id`'s current round is partial ([`Self::bar_arrive`]).
+    pub fn bar_partial(&self, id: usize) -> bool {
+        self.bars[id].is_some()
+    }
+
+    /// Barrier `id`'s partial round completes: the waiting threads
+    /// `waiters` acquire what its arrivals released; the next round starts
+    /// empty.
+    pub fn bar_release(&mut self, id: usize, waiters: impl Iterator<Item = u32>) {
+        let Some(gather) = self.bars[id].take() else {
+            return;
+        };
+        self.partial_released = true;
+        for t in waiters {
+            let t = t as usize;
+            if self.vc.len() <= t {
+                self.vc.resize_with(t + 1, Vec::new);
+            }
+            join(&mut self.vc[t], &gather);
         }
     }
 
@@ -298,6 +347,14 @@ mod tests {
             !c.ordered(40, after_sync, 9),
             "after the warp sync: not ordered"
         );
+        // A partial barrier round: its waiters acquire its arrivals.
+        let before_bar = c.now(64);
+        c.bar_arrive(1, [64, 65].into_iter());
+        assert!(c.bar_partial(1));
+        c.bar_release(1, [96].into_iter());
+        assert!(!c.bar_partial(1));
+        assert!(c.ordered(64, before_bar, 96));
+        assert!(!c.ordered(64, before_bar, 97), "not a waiter");
         // Transitively: 7 releases what it acquired to another location.
         c.release(7, other);
         c.acquire_from(9, other);

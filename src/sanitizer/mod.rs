@@ -416,10 +416,16 @@ pub struct CtaState {
 }
 
 impl CtaState {
-    /// Barrier `id` released: a new interval for racecheck, a new round
-    /// for synccheck.
-    pub fn barrier_released(&mut self, id: usize) {
-        self.shadow.barrier();
+    /// Barrier `id` released, its waiting threads `waiters`: for racecheck,
+    /// a new interval, or, for a partial round (a thread count below the
+    /// CTA's, or `bar.arrive`: `hb::Clocks::bar_arrive`), the waiters
+    /// acquire what its arrivals released and the other threads are not
+    /// ordered by it; a new round for synccheck.
+    pub fn barrier_released(&mut self, id: usize, waiters: impl Iterator<Item = u32>) {
+        match self.shadow.clocks() {
+            Some(c) if c.bar_partial(id) => c.bar_release(id, waiters),
+            _ => self.shadow.barrier(),
+        }
         if let Some(s) = self.barrier_sites.get_mut(id) {
             *s = None;
         }
