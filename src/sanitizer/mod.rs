@@ -6,7 +6,9 @@
 //!
 //! The shadow state lives beside: [`shadow`] owns global memory's
 //! "written" bits (initcheck), [`shared`] a CTA's shared-memory shadow
-//! (written bits and the race records of racecheck), [`local`] the
+//! (written bits and the race records of racecheck) and its race records
+//! of global memory ([`global_cells`]), [`hb`] the happens-before clocks
+//! of mbarriers, release/acquire, warp and partial barriers, [`local`] the
 //! written bits of each thread's local memory (initcheck), and [`hooks`]
 //! the access hooks over them that the engines call. This module and its
 //! children depend only on the IR and the front end's spans, never on an
