@@ -37,8 +37,8 @@ pub enum Spot {
 }
 
 /// One thread's load or store of `size` bytes at `spot`, of memory order
-/// `order` ([`order_of`]): a strong one synchronizes instead of being
-/// recorded for racecheck (`SharedShadow::strong`).
+/// `order` ([`order_of`]): a strong one is recorded as such and then
+/// synchronizes (`SharedShadow::strong`).
 #[inline]
 pub fn access(
     san: &mut CtaState,
@@ -63,13 +63,10 @@ pub fn access(
                 }
             }
             let (shadow, out) = (&mut san.shadow, &mut san.findings);
-            match rw {
-                _ if order != MemOrder::Plain => {
-                    shadow.synchronize(sync_key(true, off), order, who.thread)
-                }
-                Rw::Read => shadow.global_read(off, addr, size as usize, who, out),
-                Rw::Write => shadow.global_write(off, addr, size as usize, who, out),
-                Rw::Atomic => {}
+            let strong = order != MemOrder::Plain;
+            shadow.global_access((off, addr, size as usize), rw, strong, who, out);
+            if strong {
+                shadow.synchronize(sync_key(true, off), order, who.thread);
             }
         }
         Spot::Shared(at) => {
@@ -97,8 +94,9 @@ pub fn access(
 /// One thread's atomic of `size` bytes at `spot`; `reads`: all but an
 /// exchange read the value they update, so bytes never written are an
 /// uninitialized read and stay unwritten (see `interp::check`). Atomics are
-/// not recorded for racecheck; one of memory order `order` acquires from
-/// or releases to its location (`SharedShadow::synchronize`).
+/// recorded for racecheck as strong writes (they race with plain accesses,
+/// not with each other); one of memory order `order` then acquires from or
+/// releases to its location (`SharedShadow::synchronize`).
 #[inline]
 pub fn atomic(
     san: &mut CtaState,
@@ -114,20 +112,19 @@ pub fn atomic(
         Spot::Shared(at) => Some(sync_key(false, at as u64)),
         Spot::Local(_) => None,
     };
-    if let Some(key) = key {
-        san.shadow.synchronize(key, order, who.thread);
-    }
     match spot {
         Spot::Global { off, addr } => {
-            let Some(init) = init else {
-                return;
-            };
-            if reads && init.first_unwritten(off, size).is_some() {
-                san.findings
-                    .add(uninitialized(Space::Global, addr, size, who));
-            } else {
-                init.set(off, size, true);
+            if let Some(init) = init {
+                if reads && init.first_unwritten(off, size).is_some() {
+                    san.findings
+                        .add(uninitialized(Space::Global, addr, size, who));
+                } else {
+                    init.set(off, size, true);
+                }
             }
+            let at = (off, addr, size as usize);
+            san.shadow
+                .global_access(at, Rw::Atomic, true, who, &mut san.findings);
         }
         Spot::Shared(at) => san
             .shadow
@@ -140,6 +137,10 @@ pub fn atomic(
                 san.local.write(who.thread, at, size as usize);
             }
         }
+    }
+    // After the record: a release covers the atomic's own write.
+    if let Some(key) = key {
+        san.shadow.synchronize(key, order, who.thread);
     }
 }
 

@@ -13,8 +13,10 @@
 //! mbarriers order accesses too: each access is stamped with its agent (the
 //! thread, or the async agent of the mbarrier a bulk copy completes on) and
 //! the agent's clock, and [`Clocks`] says whether an mbarrier arrive/wait
-//! chain orders it before a later access. Atomics are neither recorded nor
-//! checked (they do not race with each other).
+//! chain (or release/acquire, a warp or partial barrier: `hb`) orders it
+//! before a later access. Atomics and `.relaxed`/`.acquire`/`.release`
+//! loads and stores are recorded as strong: two strong accesses do not
+//! race, a strong and a plain one do.
 //!
 //! Global memory is checked the same way within the CTA (`global_cells`:
 //! the same records, kept for the chunks the CTA touched in its interval);
@@ -48,6 +50,9 @@ struct Stamp {
     site: u32,
     /// The bytes of the cell's word the access touched.
     mask: u8,
+    /// A strong access (an atomic, or a `.relaxed`, `.acquire` or
+    /// `.release` load or store): two strong accesses do not race.
+    strong: bool,
 }
 
 const EMPTY: Stamp = Stamp {
@@ -59,6 +64,7 @@ const EMPTY: Stamp = Stamp {
     instr: 0,
     site: 0,
     mask: 0,
+    strong: false,
 };
 
 /// Bytes per race record ([`Cell`]).
@@ -196,6 +202,7 @@ impl SharedShadow {
             instr: who.instr,
             site: self.site_id(who.site),
             mask: 0,
+            strong: false,
         }
     }
 
@@ -204,7 +211,7 @@ impl SharedShadow {
         self.init_read(off, len, who, out);
         if self.cells.is_some() {
             let at = (off as u64, off as u64, len);
-            self.races(Space::Shared, at, Rw::Read, who, out);
+            self.races(Space::Shared, at, Rw::Read, false, who, out);
         }
     }
 
@@ -213,14 +220,14 @@ impl SharedShadow {
         self.init_write(off, len);
         if self.cells.is_some() {
             let at = (off as u64, off as u64, len);
-            self.races(Space::Shared, at, Rw::Write, who, out);
+            self.races(Space::Shared, at, Rw::Write, false, who, out);
         }
     }
 
     /// A strong load or store (`.relaxed`, `.acquire`, `.release`; PTX ISA
     /// §8.4) of `[off, off + len)` of shared memory: checked by initcheck
-    /// like any, but not recorded for racecheck (strong accesses do not race
-    /// with each other; one racing with a plain access is missed), and a
+    /// like any, recorded for racecheck as strong (strong accesses do not
+    /// race with each other, but do with plain ones), then a
     /// synchronization of the location ([`SharedShadow::synchronize`]).
     pub fn strong(
         &mut self,
@@ -234,6 +241,10 @@ impl SharedShadow {
         match rw {
             Rw::Read => self.init_read(off, len, who, out),
             _ => self.init_write(off, len),
+        }
+        if self.cells.is_some() {
+            let at = (off as u64, off as u64, len);
+            self.races(Space::Shared, at, rw, true, who, out);
         }
         self.synchronize(sync_key(false, off as u64), order, who.thread);
     }
@@ -282,33 +293,19 @@ impl SharedShadow {
         }
     }
 
-    /// A read of `len` global bytes at arena offset `off` (device address
-    /// `addr`), when racecheck is on.
-    pub fn global_read(
+    /// A read or write (`rw`; an atomic is a write) of `len` global bytes
+    /// at arena offset `off` (device address `addr`), `strong` or plain,
+    /// when racecheck is on.
+    pub fn global_access(
         &mut self,
-        off: u64,
-        addr: u64,
-        len: usize,
+        (off, addr, len): (u64, u64, usize),
+        rw: Rw,
+        strong: bool,
         who: &Who,
         out: &mut CtaFindings,
     ) {
         if self.cells.is_some() {
-            self.races(Space::Global, (off, addr, len), Rw::Read, who, out);
-        }
-    }
-
-    /// A write of `len` global bytes at arena offset `off` (device address
-    /// `addr`), when racecheck is on.
-    pub fn global_write(
-        &mut self,
-        off: u64,
-        addr: u64,
-        len: usize,
-        who: &Who,
-        out: &mut CtaFindings,
-    ) {
-        if self.cells.is_some() {
-            self.races(Space::Global, (off, addr, len), Rw::Write, who, out);
+            self.races(Space::Global, (off, addr, len), rw, strong, who, out);
         }
     }
 
@@ -322,10 +319,13 @@ impl SharedShadow {
         space: Space,
         (off, addr, len): (u64, u64, usize),
         rw: Rw,
+        strong: bool,
         who: &Who,
         out: &mut CtaFindings,
     ) {
+        let rw = if rw == Rw::Atomic { Rw::Write } else { rw };
         let mut now = self.stamp(who, rw);
+        now.strong = strong;
         let mut found = [false; 3];
         let end = off + len as u64;
         let mut word = off / WORD;
@@ -401,7 +401,8 @@ impl SharedShadow {
     /// but an exchange) is a read of bytes that must have been written
     /// (initcheck), and leaves bytes never written unwritten (what it
     /// stores derives from them); an exchange, or an atomic on written
-    /// bytes, sets their bits. Racecheck ignores atomics.
+    /// bytes, sets their bits. Racecheck records it as a strong write: it
+    /// races with plain accesses, not with other atomics.
     pub fn atomic(
         &mut self,
         off: usize,
@@ -422,11 +423,15 @@ impl SharedShadow {
                         site: who.site,
                     },
                 });
-                return;
+            } else {
+                for b in off..off + len {
+                    w[b / 64] |= 1 << (b % 64);
+                }
             }
-            for b in off..off + len {
-                w[b / 64] |= 1 << (b % 64);
-            }
+        }
+        if self.cells.is_some() {
+            let at = (off as u64, off as u64, len);
+            self.races(Space::Shared, at, Rw::Write, true, who, out);
         }
     }
 }
@@ -445,6 +450,7 @@ impl Ordering<'_> {
     fn concurrent(&self, prev: &Stamp, now: &Stamp) -> bool {
         prev.thread != NONE
             && prev.mask & now.mask != 0
+            && !(prev.strong && now.strong)
             && prev.agent != now.agent
             && prev.epoch == self.epoch
             && (prev.agent != prev.thread
@@ -547,12 +553,15 @@ mod tests {
         let found: Vec<_> = out
             .list
             .iter()
-            .map(|f| match f {
-                Finding::Uninitialized { addr, access, .. } => (*addr, access.thread),
-                _ => panic!("atomics do not race: {f:?}"),
+            .filter_map(|f| match f {
+                Finding::Uninitialized { addr, access, .. } => Some((*addr, access.thread)),
+                _ => None,
             })
             .collect();
         assert_eq!(found, [(16, 2), (16, 3), (16, 4)]);
+        // Atomics do not race with each other; the plain read after them
+        // in the same interval races with the last one.
+        assert_eq!(hazards(&out), [(Hazard::ReadAfterWrite, 3, 4)]);
     }
 
     #[test]
