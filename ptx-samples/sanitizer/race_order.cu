@@ -58,20 +58,3 @@ extern "C" __global__ void named_barrier_outsider(int *out)
         out[t - 32] = table[95 - t];
     }
 }
-
-// A shared histogram filled with atomicAdd and read back without the
-// barrier after the atomics: the plain reads race with other threads'
-// atomics (atomics do not race with each other, but do with plain
-// accesses).
-extern "C" __global__ void histogram_read_too_early(const unsigned char *in, int n, unsigned *out)
-{
-    __shared__ unsigned hist[64];
-    int t = threadIdx.x;
-    if (t < 64)
-        hist[t] = 0;
-    __syncthreads();
-    for (int i = blockIdx.x * blockDim.x + t; i < n; i += gridDim.x * blockDim.x)
-        atomicAdd(&hist[in[i] % 64], 1u);
-    if (t < 64)
-        atomicAdd(&out[t], hist[t]);
-}

@@ -94,9 +94,10 @@ pub fn access(
 /// One thread's atomic of `size` bytes at `spot`; `reads`: all but an
 /// exchange read the value they update, so bytes never written are an
 /// uninitialized read and stay unwritten (see `interp::check`). Atomics are
-/// recorded for racecheck as strong writes (they race with plain accesses,
-/// not with each other); one of memory order `order` then acquires from or
-/// releases to its location (`SharedShadow::synchronize`).
+/// not recorded for racecheck (as compute-sanitizer's: a CAS loop's plain
+/// first read of what atomics update is the idiom); one of memory order
+/// `order` then acquires from or releases to its location
+/// (`SharedShadow::synchronize`).
 #[inline]
 pub fn atomic(
     san: &mut CtaState,
@@ -122,9 +123,6 @@ pub fn atomic(
                     init.set(off, size, true);
                 }
             }
-            let at = (off, addr, size as usize);
-            san.shadow
-                .global_access(at, Rw::Atomic, true, who, &mut san.findings);
         }
         Spot::Shared(at) => san
             .shadow
@@ -138,7 +136,6 @@ pub fn atomic(
             }
         }
     }
-    // After the record: a release covers the atomic's own write.
     if let Some(key) = key {
         san.shadow.synchronize(key, order, who.thread);
     }
