@@ -1,5 +1,6 @@
 //! The micro-op vocabulary: value types, operation families and their
-//! modifiers. This is the contract between lowering (which produces these),
+//! modifiers (memory spaces and orders, special registers, shuffle, vote
+//! and barrier modes, functional-unit classes). This is the contract between lowering (which produces these),
 //! the semantics in [`crate::sem`] (pure scalar functions that define them),
 //! the interpreter and the JIT (which execute them) and the timing model
 //! (which reads their functional-unit class).
@@ -452,4 +453,167 @@ pub enum AtomOp {
     Exch,
     /// Compare-and-swap: `old == b ? c : old`.
     Cas,
+}
+
+/// The memory-model semantics of a load, store or atomic (PTX ISA §8.4,
+/// its `.sem` qualifier): what racecheck takes as synchronization. Plain
+/// covers `.weak`, `.volatile` and no qualifier; `.sc` counts as `AcqRel`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MemOrder {
+    #[default]
+    Plain,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+}
+
+/// The hardware functional-unit class an op issues to (for the timing model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    Int,
+    Fp32,
+    Fp64,
+    Fp16,
+    /// Special function unit (transcendentals, reciprocals).
+    Sfu,
+    LsuGlobal,
+    /// A global load that does not allocate in the L1 (`.cg`,
+    /// `L1::no_allocate`, `.volatile`): cached in the L2 only.
+    LsuGlobalCg,
+    /// A global load that fetches again from memory (`.cv`).
+    LsuGlobalCv,
+    LsuLocal,
+    LsuShared,
+    LsuConst,
+    LsuParam,
+    /// Branches, calls, warp votes and shuffles' control.
+    Control,
+    Barrier,
+    Tensor,
+}
+
+/// A memory state space, as addressed by loads, stores and atomics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Global,
+    Shared,
+    Local,
+    Const,
+    /// The kernel's parameter buffer (`ld.param` of a kernel parameter).
+    KernelParam,
+    /// The current frame's parameter area (`.func` params, call arguments).
+    FrameParam,
+    /// A generic address, decoded at run time.
+    Generic,
+}
+
+/// A special register (PTX ISA §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialReg {
+    Tid(u8),
+    Ntid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    Laneid,
+    Warpid,
+    Nwarpid,
+    Smid,
+    Nsmid,
+    Gridid,
+    LanemaskEq,
+    LanemaskLt,
+    LanemaskLe,
+    LanemaskGt,
+    LanemaskGe,
+    Clock,
+    ClockHi,
+    Clock64,
+    Globaltimer,
+    GlobaltimerLo,
+    GlobaltimerHi,
+    DynamicSmemSize,
+    TotalSmemSize,
+    /// `%aggr_smem_size`: the user's shared memory plus the reserved
+    /// kilobyte every block has from sm_80 on.
+    AggrSmemSize,
+    /// `%pm0`..`%pm7` (32-bit) and `%pm0_64`..`%pm7_64`: performance
+    /// monitor counters, whose values the ISA leaves undefined; read 0
+    /// (no counter is programmed).
+    Pm(u8),
+    Pm64(u8),
+    /// `%current_graph_exec`: the device graph being executed; 0 (no
+    /// launch runs inside a device graph).
+    CurrentGraphExec,
+    /// `%reserved_smem_offset_begin`, `_end`, `_cap`, `_0`, `_1`: where
+    /// the CTA's reserved shared memory lies (see
+    /// `interp::RESERVED_SHARED`).
+    ReservedSmem(ReservedSmem),
+    /// `%envreg0`..`%envreg31`, the driver's registers: a cooperative
+    /// launch's grid workspace address in 1 (high word) and 2 (low word),
+    /// as cooperative groups' `this_grid()` reads it; 0 otherwise.
+    Envreg(u8),
+    /// A thread-block cluster register (sm_90).
+    Cluster(ClusterReg),
+}
+
+/// The cluster special registers (a launch without clusters is one of
+/// 1x1x1 clusters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClusterReg {
+    /// `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid`
+    /// (`.x`/`.y`/`.z`): the cluster's place in the grid and the CTA's in
+    /// its cluster.
+    Id(u8),
+    Nid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    /// `%cluster_ctarank`, `%cluster_nctarank`: the CTA's linear rank in
+    /// its cluster and the cluster's size.
+    Ctarank,
+    Nctarank,
+    /// `%is_explicit_cluster`: the launch asked for clusters (1 or 0).
+    IsExplicit,
+}
+
+/// Which `%reserved_smem_offset_*` register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReservedSmem {
+    Begin,
+    End,
+    Cap,
+    /// `%reserved_smem_offset_0` / `_1`.
+    At(u8),
+}
+
+/// Modes of `shfl.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// Modes of `vote.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+/// CTA barrier operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarKind {
+    /// `bar.sync` / `barrier.sync`: arrive and wait.
+    Sync,
+    /// `bar.arrive`: arrive without waiting.
+    Arrive,
+    /// `bar.red.popc.u32`: wait, then the count of threads whose predicate is true.
+    RedPopc,
+    /// `bar.red.and.pred` / `.or.pred`.
+    RedAnd,
+    RedOr,
 }
