@@ -36,6 +36,18 @@ pub enum Spot {
     Local(usize),
 }
 
+impl Spot {
+    /// The key of the location's release/acquire sync object
+    /// ([`sync_key`]); none for local memory, which no other thread sees.
+    fn sync_key(self) -> Option<u64> {
+        match self {
+            Spot::Global { off, .. } => Some(sync_key(true, off)),
+            Spot::Shared(at) => Some(sync_key(false, at as u64)),
+            Spot::Local(_) => None,
+        }
+    }
+}
+
 /// One thread's load or store of `size` bytes at `spot`, of memory order
 /// `order` ([`order_of`]): a strong one is recorded as such and then
 /// synchronizes (`SharedShadow::strong`).
@@ -62,12 +74,9 @@ pub fn access(
                     }
                 }
             }
-            let (shadow, out) = (&mut san.shadow, &mut san.findings);
-            let strong = order != MemOrder::Plain;
-            shadow.global_access((off, addr, size as usize), rw, strong, who, out);
-            if strong {
-                shadow.synchronize(sync_key(true, off), order, who.thread);
-            }
+            let at = (off, addr, size as usize);
+            san.shadow
+                .global_access(at, rw, order, who, &mut san.findings);
         }
         Spot::Shared(at) => {
             let (shadow, out) = (&mut san.shadow, &mut san.findings);
@@ -108,11 +117,9 @@ pub fn atomic(
     order: MemOrder,
     who: &Who,
 ) {
-    let key = match spot {
-        Spot::Global { off, .. } => Some(sync_key(true, off)),
-        Spot::Shared(at) => Some(sync_key(false, at as u64)),
-        Spot::Local(_) => None,
-    };
+    if let Some(key) = spot.sync_key() {
+        san.shadow.synchronize(key, order, who.thread);
+    }
     match spot {
         Spot::Global { off, addr } => {
             if let Some(init) = init {
@@ -135,9 +142,6 @@ pub fn atomic(
                 san.local.write(who.thread, at, size as usize);
             }
         }
-    }
-    if let Some(key) = key {
-        san.shadow.synchronize(key, order, who.thread);
     }
 }
 

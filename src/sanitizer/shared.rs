@@ -293,19 +293,25 @@ impl SharedShadow {
         }
     }
 
-    /// A read or write (`rw`; an atomic is a write) of `len` global bytes
-    /// at arena offset `off` (device address `addr`), `strong` or plain,
-    /// when racecheck is on.
+    /// A load or store (`rw`) of `len` global bytes at arena offset `off`
+    /// (device address `addr`) of memory order `order`, when racecheck is
+    /// on: recorded (a strong one as such, as [`SharedShadow::strong`]),
+    /// then a strong one synchronizes the location.
     pub fn global_access(
         &mut self,
         (off, addr, len): (u64, u64, usize),
         rw: Rw,
-        strong: bool,
+        order: MemOrder,
         who: &Who,
         out: &mut CtaFindings,
     ) {
-        if self.cells.is_some() {
-            self.races(Space::Global, (off, addr, len), rw, strong, who, out);
+        if self.cells.is_none() {
+            return;
+        }
+        let strong = order != MemOrder::Plain;
+        self.races(Space::Global, (off, addr, len), rw, strong, who, out);
+        if strong {
+            self.synchronize(sync_key(true, off), order, who.thread);
         }
     }
 
