@@ -555,9 +555,13 @@ fn engines(c: &mut Criterion) {
 
 /// Set to a number of rounds: instead of the engines, time the sanitizer
 /// (docs/sanitizer.md) on the workloads `SANITIZER_WORKLOADS` names
-/// (comma-separated; all by default).
+/// (comma-separated; all by default), in the configurations
+/// `SANITIZER_CONFIGS` names (comma-separated, from `interp`,
+/// `memcheck`, `racecheck`, `initcheck`, `synccheck` and `all`; all by
+/// default; the unchecked JIT, the baseline, always runs).
 const SANITIZER_ROUNDS: &str = "SANITIZER_ROUNDS";
 const SANITIZER_WORKLOADS: &str = "SANITIZER_WORKLOADS";
+const SANITIZER_CONFIGS: &str = "SANITIZER_CONFIGS";
 
 /// The sanitizer's cost, as paired runs: each round times the unchecked
 /// JIT and interpreter and each check alone, then all, one launch each,
@@ -566,6 +570,7 @@ const SANITIZER_WORKLOADS: &str = "SANITIZER_WORKLOADS";
 /// ratio to the same round's unchecked JIT launch.
 fn sanitizer_cost(workloads: Vec<Workload>, rounds: usize) {
     let names = std::env::var(SANITIZER_WORKLOADS).unwrap_or_default();
+    let wanted = std::env::var(SANITIZER_CONFIGS).unwrap_or_default();
     let configs = [
         ("jit", Engine::Jit, ""),
         ("interp", Engine::Interp, ""),
@@ -575,6 +580,13 @@ fn sanitizer_cost(workloads: Vec<Workload>, rounds: usize) {
         ("synccheck", Engine::Jit, "synccheck"),
         ("all", Engine::Jit, "all"),
     ];
+    let configs: Vec<_> = configs
+        .into_iter()
+        .filter(|(name, _, _)| {
+            *name == "jit" || wanted.is_empty() || wanted.split(',').any(|c| c == *name)
+        })
+        .collect();
+    let interp = configs.iter().position(|c| c.0 == "interp");
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
@@ -604,17 +616,16 @@ fn sanitizer_cost(workloads: Vec<Workload>, rounds: usize) {
         let base = times[0].clone();
         for (i, (name, _, _)) in configs.iter().enumerate() {
             let ratios = times[i].iter().zip(&base).map(|(t, b)| t / b).collect();
-            let (vs_interp, ratio) = (
-                times[i].iter().zip(&times[1]).map(|(t, b)| t / b).collect(),
-                median(ratios),
-            );
+            let vs_interp = interp.map_or(String::new(), |k| {
+                let r = times[i].iter().zip(&times[k]).map(|(t, b)| t / b).collect();
+                format!("  {:>5.2}x the interpreter", median(r))
+            });
             eprintln!(
-                "{:<18} {:<10} {:>9.1} ms  {:>6.2}x the JIT  {:>5.2}x the interpreter",
+                "{:<18} {:<10} {:>9.1} ms  {:>6.2}x the JIT{vs_interp}",
                 w.name,
                 name,
                 median(times[i].clone()) * 1e3,
-                ratio,
-                median(vs_interp)
+                median(ratios),
             );
         }
     }

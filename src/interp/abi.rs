@@ -17,7 +17,7 @@ use std::mem::offset_of;
 
 use crate::ir::{Block, FuncId};
 use crate::runtime::memory::GlobalMemory;
-use crate::sanitizer::{shadow::InitShadow, CtaState};
+use crate::sanitizer::{deferred::Deferred, shadow::InitShadow, CtaState};
 
 /// A compiled piece: `entry(env, mask)` runs the ops `start..end` of its
 /// block for the lanes in `mask`; it returns 0, or 1 when a lane faulted
@@ -63,9 +63,11 @@ pub fn trace_slot(traced: u64, start: usize, pc: usize) -> Option<usize> {
 
 /// A compiled region: a loop whose lanes `entry(env, mask)` runs one after
 /// another from its header until they leave it for `exit`. It returns 0
-/// (every lane reached `exit`; registers updated), 1 (a lane faulted) or 2
-/// (a lane exceeded `step_cap`); on 1 or 2 nothing was written and the
-/// driver interprets the region instead.
+/// (every lane reached `exit`; registers updated), 1 (a lane faulted, or,
+/// in a checked build, its accesses were not in the interpreter's order) or
+/// 2 (a lane ran past what the watchdog allows: `step_cap`, then
+/// `jit::helpers::jit_region_more`); on 1 or 2 no register was written and
+/// the driver interprets the region instead.
 #[derive(Clone, Debug)]
 pub struct Region {
     pub entry: PieceFn,
@@ -140,8 +142,9 @@ pub struct PieceEnv {
     /// Regions: where lanes leave their live-out registers until every lane
     /// has finished (`scratch[k * 32 + lane]` for the k-th live-out), ...
     pub scratch: *mut u64,
-    /// ... the most steps (ops and terminators) a lane may take before the
-    /// region gives up (so that runaway loops meet the watchdog), ...
+    /// ... the steps (ops and terminators) a lane may take before the
+    /// region asks the watchdog for more (`jit_region_more`, which leaves
+    /// here the steps of a lane it stops), ...
     pub step_cap: u64,
     /// ... and what the region reports: thread-instructions executed, the
     /// most steps of one lane and the largest issue cost of one lane.
@@ -151,6 +154,11 @@ pub struct PieceEnv {
     /// Timing pieces: where they record their memory accesses (set by the
     /// driver before it runs a piece with traced ops).
     pub trace: *mut Trace,
+    /// The launch's watchdog, for regions' long-running lanes
+    /// (`jit::helpers::jit_region_more`; not read by generated code): the
+    /// warp-instructions it may still execute, and its time limit.
+    pub budget: *const std::sync::atomic::AtomicU64,
+    pub deadline: Option<std::time::Instant>,
     /// Checked builds (`jit::compile_checked`), set by the driver before a
     /// piece of a checked launch runs: the CTA's sanitizer state, global
     /// memory's written bits (null without initcheck), the piece's function
@@ -162,6 +170,16 @@ pub struct PieceEnv {
     pub san_func: FuncId,
     pub san_instr: u32,
     pub san_wsync: u32,
+    /// Where checked code writes its accesses
+    /// (`sanitizer::deferred::DeferredLog::buffers`); for a region, how many
+    /// it appended, and whether more did not fit (`san_log_len` reached
+    /// `san_log_cap`).
+    pub san_log: *mut Deferred,
+    /// A checked piece's per-slot lane masks (`DeferredLog`).
+    pub san_masks: *mut u32,
+    pub san_log_len: u32,
+    pub san_log_cap: u32,
+    pub san_log_full: u32,
 }
 
 /// The memory accesses a timing piece recorded: per traced op (its slot),
@@ -212,6 +230,11 @@ pub mod offsets {
     pub const REGION_STEPS: i32 = offset_of!(PieceEnv, region_steps) as i32;
     pub const REGION_COST: i32 = offset_of!(PieceEnv, region_cost) as i32;
     pub const TRACE: i32 = offset_of!(PieceEnv, trace) as i32;
+    pub const SAN_LOG: i32 = offset_of!(PieceEnv, san_log) as i32;
+    pub const SAN_MASKS: i32 = offset_of!(PieceEnv, san_masks) as i32;
+    pub const SAN_LOG_LEN: i32 = offset_of!(PieceEnv, san_log_len) as i32;
+    pub const SAN_LOG_CAP: i32 = offset_of!(PieceEnv, san_log_cap) as i32;
+    pub const SAN_LOG_FULL: i32 = offset_of!(PieceEnv, san_log_full) as i32;
     /// Within [`Trace`].
     pub const TRACE_ADDRS: i32 = offset_of!(Trace, addrs) as i32;
     pub const TRACE_MASKS: i32 = offset_of!(Trace, masks) as i32;

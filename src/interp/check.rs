@@ -13,6 +13,7 @@ use super::warp::Warp;
 use super::Cta;
 use crate::ir::{AtomOp, Op, OpKind, ShflMode, Space};
 use crate::runtime::memory::GLOBAL_BASE;
+use crate::sanitizer::deferred::DeferredLog;
 use crate::sanitizer::hooks::{self, Spot};
 use crate::sanitizer::local::LocalShadow;
 use crate::sanitizer::shared::{SharedShadow, Who};
@@ -23,6 +24,7 @@ thread_local! {
     static SHADOWS: RefCell<Vec<SharedShadow>> = const { RefCell::new(Vec::new()) };
     /// Local written bits of finished CTAs, reused likewise.
     static LOCALS: RefCell<Vec<LocalShadow>> = const { RefCell::new(Vec::new()) };
+    static LOGS: RefCell<Vec<DeferredLog>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A checked CTA's state, its shadow reused from an earlier CTA.
@@ -31,9 +33,11 @@ pub(super) fn start_cta(checks: Checks, shared_len: usize) -> Box<CtaState> {
     shadow.reset(shared_len, checks.initcheck, checks.racecheck);
     let mut local = LOCALS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
     local.reset(checks.initcheck);
+    let deferred = LOGS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
     Box::new(CtaState {
         shadow,
         local,
+        deferred,
         ..Default::default()
     })
 }
@@ -47,11 +51,13 @@ pub(super) fn finish_cta(cta: &mut Cta) {
         shadow,
         local,
         findings,
+        deferred,
         ..
     } = *san;
     launch.collector.add(cta.linear(), findings);
     SHADOWS.with(|s| s.borrow_mut().push(shadow));
     LOCALS.with(|s| s.borrow_mut().push(local));
+    LOGS.with(|s| s.borrow_mut().push(deferred));
 }
 
 /// What an mbarrier operation did, for racecheck's happens-before

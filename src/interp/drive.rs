@@ -290,12 +290,19 @@ impl Warp {
                 env.local_lens[l] = mem.len() as u64;
             }
         }
+        if let Some(san) = cta.san.as_deref_mut() {
+            // A checked build's region defers its accesses' hooks and
+            // replays them in the interpreter's order at its end
+            // (`sanitizer::deferred::DeferredLog`).
+            san_env(env, san, ctx, frame.func, (self.san_instr, self.san_wsync));
+        }
         // SAFETY: as for pieces (`run_piece`); the scratch holds 32 words
         // per live-out.
         let status = unsafe { (region.entry)(env, top.mask) };
         if status != 0 {
-            // A fault or a runaway lane: interpret the region (nothing was
-            // written) to report it exactly. A runaway lane ran its
+            // A fault, a runaway lane, or (checked) accesses not in the
+            // interpreter's order: interpret the region (nothing was
+            // written, no hook called) to report it exactly. A runaway lane ran its
             // `step_cap` steps: they count against the watchdog first (else
             // a loop the region enters again at every header would spend
             // the cap over and over between two of the interpreter's
@@ -308,6 +315,11 @@ impl Warp {
         }
         cta.output.thread_instructions += env.region_ops;
         *steps += env.region_steps;
+        // The replayed accesses were instructions `san_instr + step + 1`.
+        self.san_instr = self
+            .san_instr
+            .wrapping_add(env.region_steps as u32)
+            .wrapping_add(2);
         self.clock = self.clock.wrapping_add(env.region_cost);
         let e = frame.stack.last_mut().unwrap();
         e.block = region.exit;
@@ -373,17 +385,16 @@ impl Warp {
             self.traced = Some((frame.func, top.block, top.pc, piece.traced));
         }
         if let Some(san) = cta.san.as_deref_mut() {
-            // A checked build's piece calls the hooks (`sanitizer::hooks`)
-            // as the interpreter would; its ops count as `n` instructions.
-            env.san = san;
-            env.san_init = cta
-                .ctx
-                .memory
-                .init_shadow()
-                .map_or(std::ptr::null(), |i| i as *const _);
-            env.san_func = frame.func;
-            env.san_instr = self.san_instr;
-            env.san_wsync = self.san_wsync;
+            // A checked build's piece defers the hooks (`sanitizer::hooks`)
+            // and calls them at its end as the interpreter would; its ops
+            // count as `n` instructions.
+            san_env(
+                env,
+                san,
+                cta.ctx,
+                frame.func,
+                (self.san_instr, self.san_wsync),
+            );
             self.san_instr = self.san_instr.wrapping_add(n as u32);
         }
         self.clock = self.clock.wrapping_add(piece.cost as u64);
@@ -655,4 +666,28 @@ impl Warp {
         self.frames.push(frame);
         Ok(())
     }
+}
+
+/// Sets `env`'s sanitizer fields for a checked build's piece or region of
+/// `func`: the CTA's state, global written bits, the warp's counters
+/// (`san_instr`, `san_wsync`), an empty deferred log.
+fn san_env(
+    env: &mut abi::PieceEnv,
+    san: &mut crate::sanitizer::CtaState,
+    ctx: &super::LaunchCtx,
+    func: FuncId,
+    (instr, wsync): (u32, u32),
+) {
+    (env.san_log, env.san_masks) = san.deferred.buffers();
+    env.san_log_len = 0;
+    env.san_log_cap = crate::sanitizer::deferred::DeferredLog::CAP as u32;
+    env.san_log_full = 0;
+    env.san = san;
+    env.san_init = ctx
+        .memory
+        .init_shadow()
+        .map_or(std::ptr::null(), |i| i as *const _);
+    env.san_func = func;
+    env.san_instr = instr;
+    env.san_wsync = wsync;
 }

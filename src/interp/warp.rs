@@ -273,11 +273,18 @@ impl Warp {
             region_steps: 0,
             region_cost: 0,
             trace: std::ptr::null_mut(),
+            budget: ctx.budget,
+            deadline: ctx.deadline,
             san: std::ptr::null_mut(),
             san_init: std::ptr::null(),
             san_func: ctx.kernel,
             san_instr: 0,
             san_wsync: 0,
+            san_log: std::ptr::null_mut(),
+            san_masks: std::ptr::null_mut(),
+            san_log_len: 0,
+            san_log_cap: 0,
+            san_log_full: 0,
         }
     }
 

@@ -73,10 +73,18 @@ pub(super) struct PieceBuilder<'a, 'b> {
     /// compare-and-swap loop), and an address that passed passes again.
     pub checked_atomic: HashMap<u32, Variable>,
     /// Checked builds: accesses call the sanitizer's hook
-    /// (`helpers::jit_check`); while one is emitted, what it is (a
-    /// `helpers::HOOK_*` kind) and its op.
+    /// (deferred: `sanitizer::deferred::DeferredLog`); while one is emitted,
+    /// what it is (a `deferred::KIND_*` kind) and its op.
     pub hooks: bool,
     pub hook: Option<(u32, *const Op)>,
+    /// Checked builds, accesses' steps (`helpers::jit_defer`): in a
+    /// region, the current block's first (i64: the lane's steps before its
+    /// first op) and the lane's path hash; in a piece (`None`), the op's
+    /// index less `piece_start`.
+    pub defer: Option<(Value, Value)>,
+    pub piece_start: u32,
+    /// In a checked piece, each op's slot (`plan::takes_slot`), by index.
+    pub slots: HashMap<u32, u32>,
     /// Timing pieces: the env's trace, and the slot of the next traced access.
     pub trace: Option<Value>,
     pub trace_slot: usize,
@@ -133,6 +141,9 @@ impl<'a, 'b> PieceBuilder<'a, 'b> {
             checked_atomic: HashMap::new(),
             hooks: false,
             hook: None,
+            defer: None,
+            piece_start: 0,
+            slots: HashMap::new(),
             trace: None,
             trace_slot: 0,
             trusted: MemFlagsData::trusted(),
@@ -204,6 +215,11 @@ pub(super) fn emit_piece(
     let ops = &func.blocks[plan.block].ops;
     let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs, trampolines);
     p.hooks = hooks;
+    p.piece_start = start as u32;
+    if hooks {
+        let slotted = (start..end).filter(|&i| super::plan::takes_slot(&ops[i].kind));
+        p.slots = slotted.zip(0..).map(|(i, j)| (i as u32, j)).collect();
+    }
     if trace {
         p.trace = Some(p.load_env(I64, offsets::TRACE));
     }
@@ -228,7 +244,7 @@ pub(super) fn emit_piece(
         }
     }
     for (i, op) in ops.iter().enumerate().take(end).skip(start) {
-        // (A checked build calls the hook for every lane's access.)
+        // (A checked build defers the hook of every lane's access.)
         if super::mem::inline_global_atomic(op) && !hooks {
             let var = p.b.declare_var(I64);
             let none = p.b.ins().iconst(I64, 0);
@@ -284,6 +300,10 @@ pub(super) fn emit_piece(
     p.emit_next_lane(remaining, head);
 
     p.b.switch_to_block(exit);
+    if hooks {
+        // The deferred hooks, in the interpreter's order, up to a fault.
+        p.call_replay(start as u32, p.slots.len() as u32);
+    }
     let fault_op = p.load_env(I32, offsets::FAULT_OP);
     let none = p.b.ins().icmp_imm_s(IntCC::NotEqual, fault_op, -1);
     let status = p.b.ins().uextend(I32, none);
@@ -627,37 +647,19 @@ impl PieceBuilder<'_, '_> {
         (self.b.inst_results(call)[0], slot)
     }
 
-    /// Checked builds, while an access is emitted (`hook`): calls
-    /// [`helpers::jit_check`] for this lane's access at `off` (arena
-    /// offset, or the offset in the memory `space` names: 0, or
-    /// [`helpers::HOOK_SHARED`] or [`helpers::HOOK_LOCAL`]).
-    pub fn call_check(&mut self, index: u32, off: Value, size: u64, space: u32) {
-        let Some((what, op)) = self.hook else {
-            return;
-        };
-        let what = what | space;
+    /// Calls [`helpers::jit_region_more`] for a region's lane that took
+    /// `steps` (i64); returns its new cap (0: stop).
+    pub fn call_region_more(&mut self, steps: Value) -> Value {
         let mut s = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-        s.params = vec![
-            AbiParam::new(I64),
-            AbiParam::new(I64),
-            AbiParam::new(I32),
-            AbiParam::new(I32),
-            AbiParam::new(I64),
-            AbiParam::new(I64),
-            AbiParam::new(I64),
-        ];
+        s.params = vec![AbiParam::new(I64), AbiParam::new(I64)];
+        s.returns = vec![AbiParam::new(I64)];
         let sig = self.b.import_signature(s);
         let f = self
             .b
             .ins()
-            .iconst(I64, helpers::jit_check as *const () as i64);
-        let op = self.b.ins().iconst(I64, op as i64);
-        let what = self.b.ins().iconst(I32, what as i64);
-        let index = self.b.ins().iconst(I32, index as i64);
-        let size = self.b.ins().iconst(I64, size as i64);
-        self.b
-            .ins()
-            .call_indirect(sig, f, &[self.env, op, what, index, off, size, self.lane]);
+            .iconst(I64, helpers::jit_region_more as *const () as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[self.env, steps]);
+        self.b.inst_results(call)[0]
     }
 
     /// Calls [`helpers::jit_global_check`] through its trampoline; returns

@@ -1,15 +1,14 @@
 //! Rust functions that compiled pieces call: the pure-op fallback (the same
 //! [`pure::eval`] the interpreter uses), the full global-memory check when
-//! the inline one does not accept an access, atomics, fault recording, and the sanitizer's access hook of checked
-//! builds ([`jit_check`]). All take the [`PieceEnv`] the driver built.
+//! the inline one does not accept an access, atomics, fault recording, and
+//! the replay of a checked build's deferred access hooks ([`jit_replay`]).
+//! All take the [`PieceEnv`] the driver built.
 
 use crate::interp::abi::{PieceEnv, FAULT_MISALIGNED, FAULT_OUT_OF_BOUNDS};
 use crate::interp::pure::{self, MAX_OPERANDS};
 use crate::ir::{AtomOp, Op, OpKind, Space};
 use crate::runtime::memory::{AccessFault, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
-use crate::sanitizer::hooks::{self, Spot};
-use crate::sanitizer::shared::Who;
-use crate::sanitizer::{Rw, Site};
+use crate::sanitizer::deferred::Context;
 use crate::sem;
 
 /// Computes a pure op from `MAX_OPERANDS` source values into `out`.
@@ -218,70 +217,67 @@ fn atom_elements(
     0
 }
 
-/// What [`jit_check`] is told an access is: its kind in the low two bits,
-/// [`HOOK_SHARED`] for shared memory, [`HOOK_LOCAL`] for the lane's local
-/// memory (else global, by arena offset).
-pub(super) const HOOK_READ: u32 = 0;
-pub(super) const HOOK_WRITE: u32 = 1;
-/// An atomic that reads what it updates (all but an exchange) ...
-pub(super) const HOOK_ATOMIC_READS: u32 = 2;
-/// ... and one that does not.
-pub(super) const HOOK_ATOMIC: u32 = 3;
-pub(super) const HOOK_SHARED: u32 = 4;
-pub(super) const HOOK_LOCAL: u32 = 8;
-
-/// Checked builds: lane `lane`'s access of `size` bytes by `op`, the op at
-/// `index` of the piece's block, at `off` (arena offset, shared offset
-/// with [`HOOK_SHARED`], local offset with [`HOOK_LOCAL`]), passed to the
-/// sanitizer's hooks with what the interpreter gives them
-/// (`interp::check`). Not called once a lane has
-/// faulted at this op: the interpreter stops there.
+/// Checked builds, at the end of a piece (`start`: its first op's index;
+/// `slots`: its slots, `jit::plan::takes_slot`; a fault cuts the replay
+/// where the interpreter would have stopped) or of a region whose lanes
+/// all got through (`start` = `u32::MAX`): calls the hooks for the
+/// accesses the code wrote to the env's deferred log, in the interpreter's
+/// order (`DeferredLog::replay_piece`, `replay_loop`); 0 when it did, 1
+/// when a region's order is not the interpreter's or its log overflowed
+/// (the driver then interprets the region; nothing was written).
 ///
 /// # Safety
 /// `env` is the piece's environment with its `san` fields set by the
-/// driver (`san` live and not otherwise borrowed during the call); `op`
-/// points at a live op.
-pub unsafe extern "C" fn jit_check(
-    env: *mut PieceEnv,
-    op: *const Op,
-    what: u32,
-    index: u32,
-    off: u64,
-    size: u64,
-    lane: u64,
-) {
+/// driver (`drive::san_env`: `san` live and not otherwise borrowed during
+/// the call, `san_log` and `san_masks` its deferred log's buffers, written
+/// as `DeferredLog` says).
+pub unsafe extern "C" fn jit_replay(env: *mut PieceEnv, start: u32, slots: u32) -> u32 {
     let env = &mut *env;
-    if env.fault_op == index || env.san.is_null() {
-        return;
+    if env.san.is_null() {
+        return 0;
     }
-    let op = &*op;
     let san = &mut *env.san;
-    let init = env.san_init.as_ref();
-    let who = Who {
-        thread: env.warp_index * 32 + lane as u32,
+    let mut log = std::mem::take(&mut san.deferred);
+    let ctx = Context {
+        warp: env.warp_index,
+        func: env.san_func,
         wsync: env.san_wsync,
-        instr: env.san_instr.wrapping_add(1),
-        site: Site {
-            func: env.san_func,
-            span: op.span,
-            loc: op.loc,
-        },
+        instr: env.san_instr,
+        global_base: GLOBAL_BASE,
     };
-    let spot = if what & HOOK_SHARED != 0 {
-        Spot::Shared(off as usize)
-    } else if what & HOOK_LOCAL != 0 {
-        Spot::Local(off as usize)
+    let init = env.san_init.as_ref();
+    let ok = if start == u32::MAX {
+        let (len, full) = (env.san_log_len as usize, env.san_log_full != 0);
+        log.replay_loop(len, full, san, init, &ctx)
     } else {
-        Spot::Global {
-            off,
-            addr: GLOBAL_BASE.wrapping_add(off),
-        }
+        let fault =
+            (env.fault_op != u32::MAX).then(|| (env.fault_op.wrapping_sub(start), env.fault_lane));
+        log.replay_piece(slots as usize, fault, san, init, &ctx);
+        true
     };
-    let order = hooks::order_of(op);
-    match what & 3 {
-        HOOK_READ => hooks::access(san, init, spot, size, Rw::Read, order, &who),
-        HOOK_WRITE => hooks::access(san, init, spot, size, Rw::Write, order, &who),
-        HOOK_ATOMIC_READS => hooks::atomic(san, init, spot, size, true, order, &who),
-        _ => hooks::atomic(san, init, spot, size, false, order, &who),
+    san.deferred = log;
+    env.san_log_len = 0;
+    u32::from(!ok)
+}
+
+/// A region's lane has taken `steps` steps, past the env's `step_cap`:
+/// the steps it may take before it asks again (about 2^23 more), or 0 when
+/// the launch's watchdog says stop (the launch's instruction budget does
+/// not hold `steps`, or its time limit has passed; `step_cap` is then set to
+/// `steps`, which the driver charges before it interprets the region and
+/// meets the watchdog). The steps are charged when the region returns, as
+/// any region's; this only checks that they fit, so that a loop longer than
+/// one cap runs compiled to its end.
+///
+/// # Safety
+/// `env` is a region's environment, its `budget` the launch's.
+pub unsafe extern "C" fn jit_region_more(env: *mut PieceEnv, steps: u64) -> u64 {
+    let env = &mut *env;
+    let budget = (*env.budget).load(std::sync::atomic::Ordering::Relaxed);
+    let over_time = env.deadline.is_some_and(|d| std::time::Instant::now() > d);
+    if over_time || steps >= budget {
+        env.step_cap = steps;
+        return 0;
     }
+    steps.saturating_add(1 << 23).min(budget)
 }

@@ -24,11 +24,11 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::emit::{PieceBuilder, I16, I32, I64};
-use super::helpers;
 
 use crate::interp::abi::{self, offsets};
 use crate::interp::lanes::extend_is_signed;
 use crate::ir::{AtomOp, Op, OpKind, Space, Ty};
+use crate::sanitizer::deferred;
 
 /// Whether `op` is an atomic on global memory that `atomic` performs
 /// inline (after the checks `checked` makes).
@@ -157,9 +157,7 @@ impl PieceBuilder<'_, '_> {
         let addr = self.src(&op.srcs[0]);
         let addr = self.b.ins().iadd_imm_s(addr, offset);
         self.record(op, addr);
-        self.hook = self
-            .hooks
-            .then_some((super::helpers::HOOK_READ, op as *const Op));
+        self.hook = self.hooks.then_some((deferred::KIND_READ, op as *const Op));
         let ptr = self.access(index, space, addr, size * n, false);
         self.hook = None;
         let flags = self.trusted;
@@ -188,7 +186,7 @@ impl PieceBuilder<'_, '_> {
         let values: Vec<Value> = op.srcs[1..].iter().map(|s| self.src(s)).collect();
         self.hook = self
             .hooks
-            .then_some((super::helpers::HOOK_WRITE, op as *const Op));
+            .then_some((deferred::KIND_WRITE, op as *const Op));
         let ptr = self.access(index, space, addr, size * n, true);
         self.hook = None;
         let flags = self.trusted;
@@ -226,8 +224,8 @@ impl PieceBuilder<'_, '_> {
         if let (true, Some(rmw)) = (inline_space, inline_rmw(aop_of(op), ty)) {
             let size = ty.bytes() as u64;
             let what = match aop_of(op) {
-                AtomOp::Exch => super::helpers::HOOK_ATOMIC,
-                _ => super::helpers::HOOK_ATOMIC_READS,
+                AtomOp::Exch => deferred::KIND_ATOMIC,
+                _ => deferred::KIND_ATOMIC_READS,
             };
             self.hook = self.hooks.then_some((what, op as *const Op));
             let ptr = match self.checked_atomic.get(&index) {
@@ -546,8 +544,8 @@ impl PieceBuilder<'_, '_> {
                 };
                 self.bounds_exit(off, len, size, ok, index, code, addr);
                 match region {
-                    Region::Shared => self.call_check(index, off, size, helpers::HOOK_SHARED),
-                    Region::Local => self.call_check(index, off, size, helpers::HOOK_LOCAL),
+                    Region::Shared => self.call_check(index, off, size, deferred::KIND_SHARED),
+                    Region::Local => self.call_check(index, off, size, deferred::KIND_LOCAL),
                     _ => {}
                 }
                 let p = self.b.ins().iadd(base, off);

@@ -9,6 +9,7 @@
 //! calls, barriers) are executed by the interpreter's driver, which also
 //! keeps the SIMT stack, so both engines reconverge at the same points.
 
+mod checked;
 mod convert;
 mod emit;
 mod helpers;
@@ -184,11 +185,13 @@ pub fn compile_for(
 
 /// As [`compile`], for launches with racecheck or initcheck: every access
 /// of global, constant, shared or local memory (generic addresses
-/// included; not a frame's `.param` bytes) calls the sanitizer's hooks
-/// (`helpers::jit_check`) with what the interpreter gives them, in the
-/// interpreter's order (each such access starts a piece, `plan::run`);
-/// atomics the JIT performs through a helper are interpreted, and only
-/// regions that touch no such memory are compiled.
+/// included; not a frame's `.param` bytes) is written to a deferred log
+/// with what the interpreter gives the sanitizer's hooks, and the hooks are
+/// called at the end of the piece or region in the interpreter's order
+/// (`sanitizer::deferred::DeferredLog`, `helpers::jit_replay`); atomics the
+/// JIT performs through a helper are interpreted, and regions that store
+/// are not compiled (a region whose lanes did not follow one path is
+/// interpreted after it ran).
 pub fn compile_checked(
     module: &ir::Module,
     global_addrs: &[u64],
@@ -258,17 +261,20 @@ fn compile_with(
         let liveness = ir::liveness::Liveness::compute(func);
         regions[fid] = vec![None; func.blocks.len()];
         if !timing && std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
-            let private = |r: &plan::RegionPlan| {
-                r.blocks.iter().all(|&b| {
+            // A checked build's region may be interpreted after it ran
+            // (its accesses not in the interpreter's order): it must have
+            // stored nothing.
+            let stores = |r: &plan::RegionPlan| {
+                r.blocks.iter().any(|&b| {
                     func.blocks[b]
                         .ops
                         .iter()
-                        .all(|o| plan::is_private(&o.kind) && !plan::hooked_local(&o.kind))
+                        .any(|o| matches!(o.kind, ir::OpKind::St { .. } | ir::OpKind::Atom { .. }))
                 })
             };
             for r in plan::regions(func, cluster)
                 .into_iter()
-                .filter(|r| !checked || private(r))
+                .filter(|r| !checked || !stores(r))
             {
                 let name = format!("{}_{}_region", fid.index(), r.header.index());
                 let id = jit
@@ -284,6 +290,7 @@ fn compile_with(
                     global_addrs,
                     trampolines,
                     jit.isa().frontend_config(),
+                    checked,
                 );
                 define(&mut jit, &mut ctx, id, &name, &func.name)?;
                 stats.regions += 1;

@@ -15,6 +15,7 @@
 
 use crate::interp::{abi, pure};
 use crate::ir::{Function, OpKind, Space, SpecialReg};
+use crate::sanitizer::deferred::DeferredLog;
 
 /// A run `start..end` of ops of `block` compiled as one piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,21 +135,30 @@ fn reads_clock(kind: &OpKind) -> bool {
     )
 }
 
+/// Whether a checked piece gives `kind` a slot of the deferred log (its
+/// loads, stores and atomics, of any space: `sanitizer::deferred::DeferredLog`).
+pub fn takes_slot(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Ld { .. } | OpKind::St { .. } | OpKind::Atom { .. }
+    )
+}
+
 /// The pieces of every block of `f` (for the timing driver with `timing`,
 /// see [`super::compile_for`]). The traced ops of a timing piece are its
 /// [`is_traced`] ops, in order.
 /// With `cluster`, shared and generic accesses stay out of pieces
 /// ([`reaches_cluster`]). With `checked` (a checked build, whose accesses
-/// call the sanitizer's hooks), every access of memory other lanes see,
-/// and of local memory ([`hooked_local`]), starts a piece, so that its hooks run for all lanes before any later
-/// op and after every earlier one, in the interpreter's order; atomics
-/// performed through a helper are interpreted.
+/// defer the sanitizer's hooks to the end of the piece,
+/// `sanitizer::deferred::DeferredLog`), a piece holds at most
+/// `DeferredLog::SLOTS` ops that [`takes_slot`]; atomics performed through
+/// a helper are interpreted.
 pub fn run(f: &Function, timing: bool, cluster: bool, checked: bool) -> Vec<PiecePlan> {
     let mut out = Vec::new();
     for (block, data) in f.blocks.iter() {
         let mut start: Option<usize> = None;
         let (mut read, mut wrote) = (0u8, 0u8);
-        let mut traced = 0;
+        let (mut traced, mut hooked) = (0, 0);
         for (i, op) in data.ops.iter().enumerate() {
             if !runs_in_piece(&op.kind)
                 || (cluster && reaches_cluster(&op.kind))
@@ -180,7 +190,7 @@ pub fn run(f: &Function, timing: bool, cluster: bool, checked: bool) -> Vec<Piec
             let conflict = (w & (read | wrote)) != 0
                 || (r & wrote) != 0
                 || timing_split
-                || (checked && ((r | w) != 0 || hooked_local(&op.kind)));
+                || (checked && takes_slot(&op.kind) && hooked == DeferredLog::SLOTS);
             if conflict {
                 if let Some(s) = start.take() {
                     out.push(PiecePlan {
@@ -195,6 +205,10 @@ pub fn run(f: &Function, timing: bool, cluster: bool, checked: bool) -> Vec<Piec
                 read = 0;
                 wrote = 0;
                 traced = 0;
+                hooked = 0;
+            }
+            if checked && takes_slot(&op.kind) {
+                hooked += 1;
             }
             read |= r;
             wrote |= w;

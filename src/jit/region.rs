@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{condcodes::IntCC, InstBuilder, Value};
 use cranelift_frontend::Variable;
 
@@ -30,6 +31,7 @@ pub(super) fn emit_region(
     global_addrs: &[u64],
     trampolines: super::trampoline::Trampolines,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    checked: bool,
 ) -> (usize, bool) {
     let in_region = |b: Block| plan.blocks.binary_search(&b).is_ok();
     // Every register the loop reads or writes is loaded at lane start (a
@@ -70,6 +72,7 @@ pub(super) fn emit_region(
         .collect();
 
     let mut p = PieceBuilder::new(fctx, cfunc, func, global_addrs, trampolines);
+    p.hooks = checked;
     let abort = p.b.create_block();
     let limit = p.b.create_block();
     p.abort = Some(abort);
@@ -81,10 +84,14 @@ pub(super) fn emit_region(
     let copy_body = p.b.create_block();
     let done = p.b.create_block();
     let scratch = p.load_env(I64, offsets::SCRATCH);
-    let cap = p.load_env(I64, offsets::STEP_CAP);
+    let cap = p.b.declare_var(I64);
+    let first_cap = p.load_env(I64, offsets::STEP_CAP);
+    p.b.def_var(cap, first_cap);
     let remaining = p.b.declare_var(I32);
     p.b.def_var(remaining, p.mask);
     let counters: Vec<Variable> = (0..6).map(|_| p.b.declare_var(I64)).collect();
+    // Checked builds: the hash of the blocks the lane passed (`jit_defer`).
+    let path = p.b.declare_var(I64);
     let (ops_n, steps_n, cost_n) = (counters[0], counters[1], counters[2]);
     let (total_ops, max_steps, max_cost) = (counters[3], counters[4], counters[5]);
     let zero = p.b.ins().iconst(I64, 0);
@@ -107,7 +114,7 @@ pub(super) fn emit_region(
         let var = p.var(r);
         p.b.def_var(var, v);
     }
-    for &v in &counters[..3] {
+    for &v in counters[..3].iter().chain([&path]) {
         p.b.def_var(v, zero);
     }
     let blocks: HashMap<Block, cranelift_codegen::ir::Block> = plan
@@ -129,10 +136,25 @@ pub(super) fn emit_region(
         add(&mut p, ops_n, data.ops.len() as i64);
         add(&mut p, cost_n, data.ops.iter().map(|o| o.cost as i64).sum());
         let steps = add(&mut p, steps_n, data.ops.len() as i64 + 1);
+        if checked {
+            let step0 = p.b.ins().iadd_imm_s(steps, -(data.ops.len() as i64 + 1));
+            let h = p.b.use_var(path);
+            let h = p.b.ins().bxor_imm_s(h, b.index() as i64 + 1);
+            let h = p.b.ins().imul_imm_s(h, 0x9E37_79B9_7F4A_7C15_u64 as i64);
+            p.b.def_var(path, h);
+            p.defer = Some((step0, h));
+        }
         if b == plan.header {
-            let over = p.b.ins().icmp(IntCC::UnsignedGreaterThan, steps, cap);
-            let go = p.b.create_block();
-            p.b.ins().brif(over, limit, &[], go, &[]);
+            // Past the cap, ask the watchdog whether the lane may go on.
+            let c = p.b.use_var(cap);
+            let over = p.b.ins().icmp(IntCC::UnsignedGreaterThan, steps, c);
+            let (ask, go) = (p.b.create_block(), p.b.create_block());
+            p.b.set_cold_block(ask);
+            p.b.ins().brif(over, ask, &[], go, &[]);
+            p.b.switch_to_block(ask);
+            let more = p.call_region_more(steps);
+            p.b.def_var(cap, more);
+            p.b.ins().brif(more, go, &[], limit, &[]);
             p.b.switch_to_block(go);
         }
         for (i, op) in data.ops.iter().enumerate() {
@@ -192,8 +214,16 @@ pub(super) fn emit_region(
     p.b.ins().jump(p.next_lane, &[]);
     p.emit_next_lane(remaining, head);
 
-    // Every lane finished: commit the live-outs.
+    // Every lane finished: replay the deferred accesses (checked builds;
+    // the driver interprets the loop if they were not in the interpreter's
+    // order), then commit the live-outs.
     p.b.switch_to_block(copy_head);
+    if checked {
+        let status = p.call_replay(u32::MAX, 0);
+        let go = p.b.create_block();
+        p.b.ins().brif(status, abort, &[], go, &[]);
+        p.b.switch_to_block(go);
+    }
     p.b.def_var(remaining, p.mask);
     let copy_loop = p.b.create_block();
     p.b.ins().jump(copy_loop, &[]);

@@ -3,8 +3,9 @@
 //! records of the global memory it touched (racecheck), the CTA's
 //! shared-memory shadow (initcheck, racecheck) or the thread's local
 //! written bits (initcheck). The interpreter calls them
-//! from `interp::check`, compiled pieces through `jit::helpers::jit_check`;
-//! both pass the same [`Spot`] and [`Who`], so the findings are the same.
+//! from `interp::check`, compiled code through its deferred log's replay
+//! (`super::deferred`, in the interpreter's order); both pass the same
+//! [`Spot`] and [`Who`], so the findings are the same.
 
 use super::hb::sync_key;
 use super::shadow::InitShadow;
@@ -51,7 +52,7 @@ impl Spot {
 /// One thread's load or store of `size` bytes at `spot`, of memory order
 /// `order` ([`order_of`]): a strong one is recorded as such and then
 /// synchronizes (`SharedShadow::strong`).
-#[inline]
+#[inline(always)]
 pub fn access(
     san: &mut CtaState,
     init: Option<&InitShadow>,

@@ -9,16 +9,19 @@
 //! (written bits and the race records of racecheck) and its race records
 //! of global memory ([`global_cells`]), [`hb`] the happens-before clocks
 //! of mbarriers, release/acquire, warp and partial barriers, [`local`] the
-//! written bits of each thread's local memory (initcheck), and [`hooks`]
-//! the access hooks over them that the engines call. This module and its
-//! children depend only on the IR and the front end's spans, never on an
-//! engine: the interpreter (`interp::check`) and compiled code
-//! (`jit::helpers::jit_check`) call the same hooks. Memcheck
+//! written bits of each thread's local memory (initcheck), [`hooks`]
+//! the access hooks over them that the engines call, and [`deferred`] the
+//! log compiled code keeps its accesses in until it calls the hooks. This
+//! module and its children depend only on the IR and the front end's
+//! spans, never on an engine: the interpreter (`interp::check`) and
+//! compiled code (through [`deferred::DeferredLog`], `jit::helpers::jit_replay`)
+//! call the same hooks. Memcheck
 //! needs no shadow: device memory already refuses every access outside a
 //! live allocation (with memcheck, outside a live device-heap block:
 //! `runtime::heap`), and the runtime describes the refused address against
 //! the allocations (and freed ones) when it reports.
 
+pub mod deferred;
 pub mod global_cells;
 pub mod hb;
 pub mod hooks;
@@ -415,6 +418,9 @@ pub struct CtaState {
     /// current round at a barrier with a count, and that arrival
     /// (synccheck: the others must give the same count).
     pub barrier_counts: [Option<(u32, Access)>; 16],
+    /// The accesses of the compiled loop a warp is running, until they are
+    /// replayed (`deferred::DeferredLog`).
+    pub deferred: deferred::DeferredLog,
 }
 
 impl CtaState {

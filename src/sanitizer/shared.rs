@@ -207,6 +207,7 @@ impl SharedShadow {
     }
 
     /// A read of `[off, off + len)` (checked to lie in shared memory).
+    #[inline]
     pub fn read(&mut self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
         self.init_read(off, len, who, out);
         if self.cells.is_some() {
@@ -216,6 +217,7 @@ impl SharedShadow {
     }
 
     /// A write of `[off, off + len)` (checked to lie in shared memory).
+    #[inline]
     pub fn write(&mut self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
         self.init_write(off, len);
         if self.cells.is_some() {
@@ -267,9 +269,10 @@ impl SharedShadow {
     }
 
     /// Initcheck of a read of `[off, off + len)`.
+    #[inline]
     fn init_read(&self, off: usize, len: usize, who: &Who, out: &mut CtaFindings) {
         if let Some(w) = &self.written {
-            if (off..off + len).any(|b| w[b / 64] & (1 << (b % 64)) == 0) {
+            if !all_set(w, off, len) {
                 out.add(Finding::Uninitialized {
                     space: Space::Shared,
                     addr: off as u64,
@@ -285,11 +288,10 @@ impl SharedShadow {
     }
 
     /// Initcheck of a write of `[off, off + len)`.
+    #[inline]
     fn init_write(&mut self, off: usize, len: usize) {
         if let Some(w) = &mut self.written {
-            for b in off..off + len {
-                w[b / 64] |= 1 << (b % 64);
-            }
+            set_bits(w, off, len);
         }
     }
 
@@ -418,7 +420,7 @@ impl SharedShadow {
         out: &mut CtaFindings,
     ) {
         if let Some(w) = &mut self.written {
-            if reads && (off..off + len).any(|b| w[b / 64] & (1 << (b % 64)) == 0) {
+            if reads && !all_set(w, off, len) {
                 out.add(Finding::Uninitialized {
                     space: Space::Shared,
                     addr: off as u64,
@@ -430,11 +432,39 @@ impl SharedShadow {
                     },
                 });
             } else {
-                for b in off..off + len {
-                    w[b / 64] |= 1 << (b % 64);
-                }
+                set_bits(w, off, len);
             }
         }
+    }
+}
+
+/// The bits of `[off, off + len)` in `w` (bit `b % 64` of word `b / 64`),
+/// a word at a time: the mask of `n` bits from bit `lo` of word `k`.
+#[inline]
+fn bit_runs(off: usize, len: usize) -> impl Iterator<Item = (usize, u64)> {
+    let end = off + len;
+    let mut b = off;
+    std::iter::from_fn(move || {
+        (b < end).then(|| {
+            let (k, lo) = (b / 64, b % 64);
+            let n = (end - b).min(64 - lo);
+            b += n;
+            (k, (u64::MAX >> (64 - n)) << lo)
+        })
+    })
+}
+
+/// Whether every bit of `[off, off + len)` is set in `w`.
+#[inline]
+fn all_set(w: &[u64], off: usize, len: usize) -> bool {
+    bit_runs(off, len).all(|(k, m)| w[k] & m == m)
+}
+
+/// Sets the bits of `[off, off + len)` in `w`.
+#[inline]
+fn set_bits(w: &mut [u64], off: usize, len: usize) {
+    for (k, m) in bit_runs(off, len) {
+        w[k] |= m;
     }
 }
 
