@@ -7,6 +7,7 @@
 //!    against the source, and a printer back to PTX.
 //! 2. IR, interpreter, JIT, runtime and timing model: later stages.
 
+pub mod engine;
 pub mod error;
 pub mod front;
 pub mod interp;

@@ -60,7 +60,7 @@ fn effect(op: &Op) -> u8 {
             | SpecialReg::GlobaltimerHi,
         ) => 3,
         OpKind::ReadSpecial(_) | OpKind::Mma { .. } | OpKind::WmmaMma { .. } => 0,
-        k if warpjit::interp::pure::is_pure(k) => 0,
+        k if warpjit::engine::pure::is_pure(k) => 0,
         _ => 3,
     }
 }

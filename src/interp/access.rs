@@ -3,10 +3,10 @@
 //! registers before the op runs ([`Warp::step`] fills an [`Access`]) or
 //! from the trace a timing piece recorded.
 
-use super::abi;
 use super::drive::Position;
 use super::warp::Warp;
 use super::Cta;
+use crate::engine::abi;
 use crate::ir::{self, Op, OpKind, Space};
 use crate::runtime::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 

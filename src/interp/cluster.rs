@@ -27,6 +27,8 @@
 use super::lanes::{Place, Refused};
 use super::warp::{Flow, State, Warp};
 use super::{Cta, CtaOutput, CtaRun, Fault, FaultKind, LaunchCtx};
+use crate::engine::pure::is_ranked;
+pub use crate::engine::pure::MAX_RANKS;
 use crate::front::Span;
 use crate::ir::{ClusterReg, Op, Space};
 use crate::runtime::memory::{
@@ -45,9 +47,6 @@ pub(super) fn barrier_name(id: u32) -> String {
     }
 }
 
-/// The most CTAs a cluster may have (16 with the non-portable size).
-pub const MAX_RANKS: u64 = 16;
-
 /// The rank of CTA `ctaid` in its cluster.
 pub fn rank_of(ctx: &LaunchCtx, ctaid: [u32; 3]) -> u32 {
     rank_in(ctx.cluster, ctaid)
@@ -63,38 +62,6 @@ fn rank_in(cluster: [u32; 3], ctaid: [u32; 3]) -> u32 {
 /// CTAs per cluster.
 pub fn cluster_size(ctx: &LaunchCtx) -> u32 {
     ctx.cluster.iter().product()
-}
-
-/// `mapa`: the shared::cluster address (generic: the generic address) of
-/// `a`'s location in the shared memory of the cluster's CTA `rank`. An
-/// address that is not of shared memory maps to 0 (faults when used);
-/// a location past 16 MiB or a rank past 15 maps to an address whose rank
-/// is outside every cluster.
-pub fn mapa(a: u64, rank: u64, generic: bool) -> u64 {
-    let off = if generic {
-        if !(SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a) {
-            return 0;
-        }
-        a - SHARED_WINDOW
-    } else {
-        a & 0xffff_ffff
-    };
-    let inner = if is_ranked(off) {
-        off & ((1 << CLUSTER_RANK_SHIFT) - 1)
-    } else {
-        off
-    };
-    let out = if inner >> CLUSTER_RANK_SHIFT != 0 || rank >= MAX_RANKS {
-        0xffff_ffff
-    } else {
-        CLUSTER_SHARED + (rank << CLUSTER_RANK_SHIFT) + inner
-    };
-    out + if generic { SHARED_WINDOW } else { 0 }
-}
-
-/// Whether a shared-window offset names a CTA by rank.
-fn is_ranked(off: u64) -> bool {
-    off >= CLUSTER_SHARED
 }
 
 /// What a refused address of another CTA's shared memory names, for the
@@ -400,6 +367,7 @@ pub fn run_cluster<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::pure::mapa;
 
     #[test]
     fn mapa_names_a_rank_and_keeps_the_offset() {

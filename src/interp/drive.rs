@@ -10,10 +10,10 @@
 
 use std::sync::atomic::Ordering;
 
-use super::abi::{self, Piece};
 use super::access::Access;
 use super::warp::{Entry, Flow, Frame, State, Warp};
 use super::{Cta, Fault, FaultKind};
+use crate::engine::abi::{self, Piece};
 use crate::ir::{Block, BlockData, FuncId, Function, Op, OpKind, Terminator};
 
 /// Where a settled warp stands: the next instruction to issue.

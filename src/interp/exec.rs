@@ -6,10 +6,11 @@
 
 use cranelift_codegen::entity::EntityRef;
 
-use super::lanes::{advance, extend, Place, Refused};
-use super::pure;
+use super::lanes::{advance, Place, Refused};
 use super::warp::{Flow, Warp};
 use super::{Cta, Fault, FaultKind, PrintfRecord};
+use crate::engine::pure;
+use crate::engine::pure::extend;
 use crate::ir::{
     AtomOp, Callee, FuncId, Op, OpKind, Reg, ReservedSmem, ShflMode, Space, SpecialReg, Src,
     VoteMode,

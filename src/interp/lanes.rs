@@ -3,7 +3,7 @@
 
 use super::warp::Warp;
 use super::Cta;
-use crate::ir::{Space, Ty};
+use crate::ir::Space;
 use crate::runtime::memory::{
     AccessFault, CLUSTER_SHARED, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
 };
@@ -184,19 +184,4 @@ pub(super) fn advance(p: Place, by: u64) -> Place {
         Place::Local(o) => Place::Local(o + by as usize),
         Place::KernelParam(o) => Place::KernelParam(o + by as usize),
     }
-}
-
-/// Sign- or zero-extends a loaded value of type `ty` to 64 bits.
-pub(super) fn extend(ty: Ty, v: u64) -> u64 {
-    match ty {
-        Ty::S8 => v as u8 as i8 as i64 as u64,
-        Ty::S16 => v as u16 as i16 as i64 as u64,
-        Ty::S32 => v as u32 as i32 as i64 as u64,
-        _ => v,
-    }
-}
-
-/// Whether [`extend`] sign-extends loads of `ty`.
-pub(crate) fn extend_is_signed(ty: Ty) -> bool {
-    matches!(ty, Ty::S8 | Ty::S16 | Ty::S32)
 }

@@ -8,7 +8,6 @@
 //! threads have arrived (exited threads count as arrived), and a CTA whose
 //! live warps all wait on barriers that cannot complete is a deadlock error.
 
-pub mod abi;
 mod access;
 mod barrier;
 mod bulk;
@@ -20,13 +19,13 @@ mod exec;
 pub(crate) mod lanes;
 mod matrix;
 mod mbarrier;
-pub mod pure;
 mod schedule;
 mod stack;
 mod texture;
 mod warp;
 mod wmma;
 
+use crate::engine::abi;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -320,13 +319,7 @@ pub fn cta_shared_size(ctx: &LaunchCtx) -> usize {
     }
 }
 
-/// Shared memory a CTA reserves for the system on sm_80 and later (CUDA's
-/// `cudaDevAttrReservedSharedMemoryPerBlock`, 1 KiB), which cooperative
-/// groups use as scratch through `%reserved_smem_offset_*`. Allocated only
-/// for kernels of modules that read those registers, at the end of the
-/// CTA's window and zeroed like the rest; `_0` is its first half, `_1` its
-/// second.
-pub const RESERVED_SHARED: usize = 1024;
+pub use crate::engine::RESERVED_SHARED;
 
 /// Where the reserved shared memory starts (`%reserved_smem_offset_begin`).
 pub fn reserved_shared_offset(ctx: &LaunchCtx) -> usize {

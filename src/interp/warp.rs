@@ -10,9 +10,9 @@
 //! `exit` removes lanes from every entry of every frame; `ret` from every
 //! entry of the current frame, which returns when no entry is left.
 
-use super::abi::{self, PieceEnv};
 use super::lanes::Refused;
 use super::{Cta, Fault, FaultKind, LaunchCtx};
+use crate::engine::abi::{self, PieceEnv};
 use crate::front::Span;
 use crate::ir::Space;
 use crate::ir::{Block, FuncId, Op};

@@ -547,7 +547,7 @@ pub enum SpecialReg {
     CurrentGraphExec,
     /// `%reserved_smem_offset_begin`, `_end`, `_cap`, `_0`, `_1`: where
     /// the CTA's reserved shared memory lies (see
-    /// `interp::RESERVED_SHARED`).
+    /// `engine::RESERVED_SHARED`).
     ReservedSmem(ReservedSmem),
     /// `%envreg0`..`%envreg31`, the driver's registers: a cooperative
     /// launch's grid workspace address in 1 (high word) and 2 (low word),

@@ -9,7 +9,7 @@ use cranelift_codegen::ir::{condcodes::IntCC, AbiParam, InstBuilder, Signature, 
 
 use super::emit::{PieceBuilder, I32, I64};
 use super::helpers;
-use crate::interp::abi::offsets;
+use crate::engine::abi::offsets;
 use crate::sanitizer::deferred::Deferred;
 
 impl PieceBuilder<'_, '_> {

@@ -17,8 +17,8 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
 
 use super::{helpers, trampoline};
-use crate::interp::abi::offsets;
-use crate::interp::pure::MAX_OPERANDS;
+use crate::engine::abi::offsets;
+use crate::engine::pure::MAX_OPERANDS;
 use crate::ir::liveness::RegSet;
 use crate::ir::{Function, Op, OpKind, Reg, Src};
 use crate::runtime::memory::FUNC_BASE;

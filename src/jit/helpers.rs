@@ -4,8 +4,8 @@
 //! the replay of a checked build's deferred access hooks ([`jit_replay`]).
 //! All take the [`PieceEnv`] the driver built.
 
-use crate::interp::abi::{PieceEnv, FAULT_MISALIGNED, FAULT_OUT_OF_BOUNDS};
-use crate::interp::pure::{self, MAX_OPERANDS};
+use crate::engine::abi::{PieceEnv, FAULT_MISALIGNED, FAULT_OUT_OF_BOUNDS};
+use crate::engine::pure::{self, MAX_OPERANDS};
 use crate::ir::{AtomOp, Op, OpKind, Space};
 use crate::runtime::memory::{AccessFault, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::sanitizer::deferred::Context;

@@ -1,7 +1,7 @@
 //! Loads and stores in compiled pieces, with the interpreter's checks.
 //!
 //! Every access is turned into a host pointer only after the same checks
-//! `interp::lanes` makes, in the same order, so compiled code can never touch
+//! the interpreter's `interp::lanes` makes, in the same order, so compiled code can never touch
 //! host memory outside the arena, the CTA's shared memory, the lane's local
 //! memory or the parameter buffer:
 //! - global and constant: the whole access inside one live allocation, then
@@ -25,8 +25,8 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::emit::{PieceBuilder, I16, I32, I64};
 
-use crate::interp::abi::{self, offsets};
-use crate::interp::lanes::extend_is_signed;
+use crate::engine::abi::{self, offsets};
+use crate::engine::pure::extend_is_signed;
 use crate::ir::{AtomOp, Op, OpKind, Space, Ty};
 use crate::sanitizer::deferred;
 

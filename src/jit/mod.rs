@@ -3,7 +3,7 @@
 //! `docs/jit-design.md`).
 //!
 //! [`compile`] plans the pieces of every block ([`plan`]), emits each as a
-//! Cranelift function over the [`PieceEnv`](crate::interp::abi::PieceEnv)
+//! Cranelift function over the [`PieceEnv`](crate::engine::abi::PieceEnv)
 //! ABI ([`emit`], [`ops`], [`mem`]), and returns a [`CompiledModule`] that
 //! implements [`CompiledCode`]. Ops outside pieces (warp-wide ops, atomics,
 //! calls, barriers) are executed by the interpreter's driver, which also
@@ -27,7 +27,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module as _};
 
-use crate::interp::abi::{CompiledCode, Piece, PieceFn, Region};
+use crate::engine::abi::{CompiledCode, Piece, PieceFn, Region};
 use crate::ir::{self, Block, FuncId};
 
 /// Why compiling failed (a bug in the JIT, reported rather than crashing).

@@ -1,5 +1,5 @@
 //! Inline code for the common pure ops and special registers. Each fast
-//! path computes exactly what [`crate::interp::pure::eval`] computes (values
+//! path computes exactly what [`crate::engine::pure::eval`] computes (values
 //! as u64 bit patterns, narrow signed results sign-extended); anything not
 //! listed returns `None` and the piece calls `pure::eval` instead.
 
@@ -9,7 +9,7 @@ use cranelift_codegen::ir::{
 };
 
 use super::emit::{PieceBuilder, I32, I64};
-use crate::interp::abi::offsets;
+use crate::engine::abi::offsets;
 use crate::ir::{
     CmpOp, FloatOp, IntBinOp, IntTernOp, IntUnOp, Op, OpKind, Rounding, Space, SpecialReg, Ty,
 };
@@ -691,7 +691,7 @@ impl PieceBuilder<'_, '_> {
                 let user = u32_at(self, offsets::TOTAL_SHARED);
                 self.b
                     .ins()
-                    .iadd_imm_s(user, crate::interp::RESERVED_SHARED as i64)
+                    .iadd_imm_s(user, crate::engine::RESERVED_SHARED as i64)
             }
             SpecialReg::Pm(_) | SpecialReg::Pm64(_) | SpecialReg::CurrentGraphExec => {
                 self.b.ins().iconst(I64, 0)

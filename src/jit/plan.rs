@@ -13,7 +13,7 @@
 //! Warp-wide ops (shuffles, votes, barriers, calls, matrix ops, fences) end a
 //! piece and run in the driver.
 
-use crate::interp::{abi, pure};
+use crate::engine::{abi, pure};
 use crate::ir::{Function, OpKind, Space, SpecialReg};
 use crate::sanitizer::deferred::DeferredLog;
 

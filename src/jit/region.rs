@@ -16,7 +16,7 @@ use cranelift_frontend::Variable;
 
 use super::emit::{reg_offset, PieceBuilder, I32, I64};
 use super::plan::RegionPlan;
-use crate::interp::abi::offsets;
+use crate::engine::abi::offsets;
 use crate::ir::liveness::Liveness;
 use crate::ir::{Block, Function, Reg, Src, Terminator};
 

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::{Device, Engine, Error, LoadedModule};
-use crate::{interp, ir, jit};
+use crate::{ir, jit};
 
 /// How a module is compiled (`jit::compile` and its variants).
 type Build = fn(&ir::Module, &[u64]) -> Result<jit::CompiledModule, jit::JitError>;
@@ -17,7 +17,7 @@ impl Device {
     pub(super) fn code<'a>(
         &self,
         lm: &'a LoadedModule,
-    ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
+    ) -> Result<(Option<&'a dyn crate::engine::abi::CompiledCode>, Duration), Error> {
         self.compiled(&lm.ir, &lm.global_addrs, &lm.compiled, jit::compile)
     }
 
@@ -30,7 +30,7 @@ impl Device {
         global_addrs: &[u64],
         cell: &'a OnceLock<Result<jit::CompiledModule, String>>,
         build: Build,
-    ) -> Result<(Option<&'a dyn interp::abi::CompiledCode>, Duration), Error> {
+    ) -> Result<(Option<&'a dyn crate::engine::abi::CompiledCode>, Duration), Error> {
         let mut compile_time = Duration::ZERO;
         if self.options.engine == Engine::Interp {
             return Ok((None, compile_time));

@@ -630,7 +630,7 @@ impl Device {
         kernel: FuncId,
         cfg: &LaunchConfig,
         params: &'a [u8],
-        code: Option<&'a dyn interp::abi::CompiledCode>,
+        code: Option<&'a dyn crate::engine::abi::CompiledCode>,
         budget: &'a AtomicU64,
         cancel: &'a AtomicU64,
         printf: &'a interp::PrintfBuffer,

@@ -173,7 +173,7 @@ impl<'a> GridExec for Grid<'a> {
 
 impl TimedCta<'_> {
     /// The compiled piece starting at `at`, if any (none at a terminator).
-    fn piece_at(&self, at: Pos) -> Option<&crate::interp::abi::Piece> {
+    fn piece_at(&self, at: Pos) -> Option<&crate::engine::abi::Piece> {
         self.cta.ctx.code?.piece(at.func, at.block, at.pc)
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! A *piece* is a run of ops of one basic block that compiled code executes
 //! for every active lane, lane after lane (see `docs/jit-design.md` for why
-//! that equals lockstep execution). The driver (`warp.rs`) keeps control flow,
+//! that equals lockstep execution). The driver (`interp/warp.rs`, `interp/drive.rs`) keeps control flow,
 //! the SIMT stack, calls and barriers, and executes every op outside a piece
 //! itself, so a warp moves freely between compiled and interpreted ops.
 //!

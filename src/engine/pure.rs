@@ -4,10 +4,9 @@
 //! it (through `jit::helpers`) for every pure op it does not generate inline.
 //! Keeping one definition means the engines cannot disagree on these ops.
 
-use super::lanes::extend;
 use crate::ir::{BoolOp, IntBinOp, IntTernOp, Op, OpKind, Space, Ty};
 use crate::runtime::memory::{
-    CLUSTER_SHARED, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+    CLUSTER_RANK_SHIFT, CLUSTER_SHARED, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
 };
 use crate::sem;
 
@@ -250,7 +249,57 @@ pub fn eval(op: &Op, s: &[u64], out: &mut [u64; MAX_OPERANDS]) {
                 _ => false,
             } as u64;
         }
-        OpKind::Mapa { generic } => out[0] = super::cluster::mapa(src(0), src(1), *generic),
+        OpKind::Mapa { generic } => out[0] = mapa(src(0), src(1), *generic),
         other => unreachable!("{other:?} is not a pure op"),
     }
+}
+
+/// Sign- or zero-extends a loaded value of type `ty` to 64 bits.
+pub fn extend(ty: Ty, v: u64) -> u64 {
+    match ty {
+        Ty::S8 => v as u8 as i8 as i64 as u64,
+        Ty::S16 => v as u16 as i16 as i64 as u64,
+        Ty::S32 => v as u32 as i32 as i64 as u64,
+        _ => v,
+    }
+}
+
+/// Whether [`extend`] sign-extends loads of `ty`.
+pub fn extend_is_signed(ty: Ty) -> bool {
+    matches!(ty, Ty::S8 | Ty::S16 | Ty::S32)
+}
+
+/// The most CTAs a cluster may have (16 with the non-portable size).
+pub const MAX_RANKS: u64 = 16;
+
+/// `mapa`: the shared::cluster address (generic: the generic address) of
+/// `a`'s location in the shared memory of the cluster's CTA `rank`. An
+/// address that is not of shared memory maps to 0 (faults when used);
+/// a location past 16 MiB or a rank past 15 maps to an address whose rank
+/// is outside every cluster.
+pub fn mapa(a: u64, rank: u64, generic: bool) -> u64 {
+    let off = if generic {
+        if !(SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a) {
+            return 0;
+        }
+        a - SHARED_WINDOW
+    } else {
+        a & 0xffff_ffff
+    };
+    let inner = if is_ranked(off) {
+        off & ((1 << CLUSTER_RANK_SHIFT) - 1)
+    } else {
+        off
+    };
+    let out = if inner >> CLUSTER_RANK_SHIFT != 0 || rank >= MAX_RANKS {
+        0xffff_ffff
+    } else {
+        CLUSTER_SHARED + (rank << CLUSTER_RANK_SHIFT) + inner
+    };
+    out + if generic { SHARED_WINDOW } else { 0 }
+}
+
+/// Whether a shared-window offset names a CTA by rank.
+pub fn is_ranked(off: u64) -> bool {
+    off >= CLUSTER_SHARED
 }
