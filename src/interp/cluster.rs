@@ -243,6 +243,18 @@ pub(super) fn release_cluster(ctas: &mut [&mut [Warp]]) -> bool {
     true
 }
 
+/// A phase of the cluster barrier completed: for racecheck, a new interval
+/// in the CTA (every thread's accesses before its arrival come before every
+/// thread's after its wait; accesses between a thread's `arrive` and `wait`
+/// made before the last arrival are taken as before it too, which can miss
+/// a race but never reports one; `.relaxed` arrivals are taken as
+/// releasing).
+pub(super) fn cluster_released(cta: &mut Cta) {
+    if let Some(san) = cta.san.as_deref_mut() {
+        san.shadow.barrier();
+    }
+}
+
 /// A cluster whose live warps all wait at the cluster barrier, which no
 /// thread will complete: the fault, and the index of the CTA it is
 /// reported in (that of the first waiting warp).
@@ -355,6 +367,11 @@ pub fn run_cluster<'a>(
         }
         let mut ctas: Vec<&mut [Warp]> = runs.iter_mut().flatten().map(|r| r.warps_mut()).collect();
         let released = release_cluster(&mut ctas);
+        if released {
+            for r in runs.iter_mut().flatten() {
+                cluster_released(&mut r.cta);
+            }
+        }
         if stalled && !released {
             let (i, f) = cluster_deadlock(&runs);
             fail(&mut runs, &mut results, i, f);

@@ -405,6 +405,7 @@ pub fn release_barriers(
             .filter(|&i| warps[i].waiting_on() == Some(CLUSTER_BARRIER))
             .collect();
         if cluster::release_cluster(&mut [&mut *warps]) {
+            cluster::cluster_released(cta);
             released.extend(waiting);
         }
     }
