@@ -6,7 +6,9 @@
 //! next header: every iteration cost 2^23 steps of work and of the
 //! watchdog's budget, the launch stopped on the watchdog after minutes, and
 //! the local-memory stores of each abandoned attempt were applied again.)
-//! A loop that never ends still meets the watchdog.
+//! A loop that never ends still meets the watchdog. A checked build
+//! (racecheck, initcheck) compiles the loops that load as regions too, and
+//! not those that store.
 //!
 //! Kernel: `tests/data/long_loop/kernel.cu` (NVRTC 12.9, `gen.py`): each
 //! thread runs a linear congruential generator 4 M times, adding to a
@@ -96,4 +98,30 @@ fn a_region_still_meets_the_watchdog() {
         err.contains("kernel.cu:") || err.contains(".ptx:"),
         "names a line: {err}"
     );
+}
+
+/// The regions of `path`'s module in the plain and the checked build.
+fn regions(path: &str) -> (usize, usize) {
+    use warpjit::front::{self, SourceFile};
+    let text = common::read(&common::repo_root().join(path));
+    let source = SourceFile::new(path, &text);
+    let ast = front::parse(&source).unwrap();
+    let module = warpjit::ir::lower::run(&ast, &source).unwrap();
+    // Global addresses matter only to code that runs.
+    let addrs = vec![0u64; module.globals.len()];
+    let plain = warpjit::jit::compile(&module, &addrs).unwrap();
+    let checked = warpjit::jit::compile_checked(&module, &addrs).unwrap();
+    (plain.stats.regions, checked.stats.regions)
+}
+
+#[test]
+fn a_checked_build_compiles_loops_that_load_but_not_loops_that_store() {
+    // The naive matmul's inner loop loads A and B: a region in both builds
+    // (its accesses are replayed after it, `sanitizer::deferred`).
+    let (plain, checked) = regions("ptx-samples/cuda/matmul_naive/kernel.compute_80.ptx");
+    assert!(plain >= 1 && checked == plain, "{plain} {checked}");
+    // long_loop's loop stores to local memory: plain only (a checked
+    // region may be interpreted after it ran, so it must store nothing).
+    let (plain, checked) = regions("tests/data/long_loop/kernel.compute_80.ptx");
+    assert!(plain >= 1 && checked == 0, "{plain} {checked}");
 }
