@@ -13,6 +13,10 @@ timeout. Offending inputs are kept in OUT with the command and its output.
 
 Usage: python3 tools/mutation_fuzz.py [--count N] [--seed S] [--jobs J]
            [--timeout SECONDS] [--memory-gb G] [--out DIR] [--warpjit PATH]
+           [--check CHECKS]
+
+With --check (`all`, or a list as `warpjit run --check` takes), the launches
+run the CPU compute-sanitizer's checks (its reports are a clean outcome).
 
 The launched kernels stop on warpjit's own watchdog (WARPJIT_WATCHDOG_SECONDS,
 set to half the time limit), so a mutated endless loop is a reported fault,
@@ -180,6 +184,8 @@ def one(job):
     if kind == "ok":
         engine = rng.choice(["jit", "interp"])
         cmd = [opts.warpjit, "run", path, "--kernel", s["kernel"], "--engine", engine] + launch_args(sample_dir, s, work)
+        if opts.check:
+            cmd += ["--check", opts.check]
         kind, err = classify(cmd, opts.timeout, opts.memory_gb, env)
         results.append(("run", kind, cmd, err))
     bad = [r for r in results if r[1] not in ("ok", "error")]
@@ -203,6 +209,7 @@ def main():
     ap.add_argument("--memory-gb", type=float, default=8.0)
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "mutation-fuzz"))
     ap.add_argument("--warpjit", default=os.path.join(ROOT, "target", "release", "warpjit"))
+    ap.add_argument("--check", default="", help="sanitizer checks for the launches (warpjit run --check)")
     opts = ap.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     opts.tmp = tempfile.mkdtemp(prefix="warpjit-mutation-")
