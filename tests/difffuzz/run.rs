@@ -1,9 +1,11 @@
 //! Running one generated kernel on both engines, and on the interpreter
 //! with one register-file row per register (no shared slots), and comparing
-//! everything they produce.
+//! everything they produce; or on both engines with every sanitizer check
+//! on, comparing their reports too ([`compare_checked`]).
 
 use super::gen::{generate, Program};
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, Options};
+use warpjit::sanitizer::Checks;
 
 /// What one engine produced.
 #[derive(Debug, PartialEq)]
@@ -11,20 +13,29 @@ pub struct Outcome {
     pub result: Result<String, String>,
     pub out: Vec<u8>,
     pub atomics: Vec<u8>,
+    /// The sanitizer's reports, as printed (none unchecked).
+    pub reports: Vec<String>,
 }
 
 pub fn execute(p: &Program, engine: Engine) -> Result<Outcome, String> {
-    execute_with(p, engine, true)
+    execute_with(p, engine, true, Checks::default())
 }
 
-/// As `execute`; `share_slots: false` gives every register its own row.
-pub fn execute_with(p: &Program, engine: Engine, share_slots: bool) -> Result<Outcome, String> {
+/// As `execute`; `share_slots: false` gives every register its own row;
+/// `checks`: the sanitizer's checks.
+pub fn execute_with(
+    p: &Program,
+    engine: Engine,
+    share_slots: bool,
+    checks: Checks,
+) -> Result<Outcome, String> {
     let mut dev = Device::new(Options {
         arena_bytes: 64 << 20,
         engine,
         sequential: true,
         watchdog_instructions: 1 << 26,
         share_register_slots: share_slots,
+        checks,
         ..Options::default()
     });
     let m = dev
@@ -59,10 +70,12 @@ pub fn execute_with(p: &Program, engine: Engine, share_slots: bool) -> Result<Ou
     dev.read(out, &mut o).unwrap();
     let mut a = vec![0u8; p.atomic_bytes];
     dev.read(atomics, &mut a).unwrap();
+    let reports = dev.take_reports().iter().map(|r| r.to_string()).collect();
     Ok(Outcome {
         result,
         out: o,
         atomics: a,
+        reports,
     })
 }
 
@@ -72,9 +85,21 @@ pub fn compare(seed: u64) -> Result<(), String> {
     let p = generate(seed);
     let interp = execute(&p, Engine::Interp)?;
     let jit = execute(&p, Engine::Jit)?;
-    let unshared = execute_with(&p, Engine::Interp, false)?;
+    let unshared = execute_with(&p, Engine::Interp, false, Checks::default())?;
     difference("interp", &interp, "jit", &jit)?;
     difference("interp", &interp, "unshared", &unshared)
+}
+
+/// Runs seed `seed` on both engines with every sanitizer check on: the
+/// results and the reports must be the same (the JIT's checked build
+/// replays its accesses' hooks in the interpreter's order,
+/// `sanitizer::deferred`).
+pub fn compare_checked(seed: u64) -> Result<(), String> {
+    let p = generate(seed);
+    let all = || Checks::parse("all").unwrap();
+    let interp = execute_with(&p, Engine::Interp, true, all())?;
+    let jit = execute_with(&p, Engine::Jit, true, all())?;
+    difference("checked interp", &interp, "checked jit", &jit)
 }
 
 /// Describes the first difference between two outcomes.
@@ -83,7 +108,12 @@ fn difference(an: &str, a: &Outcome, bn: &str, b: &Outcome) -> Result<(), String
         return Ok(());
     }
     let mut why = String::new();
-    if a.result != b.result {
+    if a.reports != b.reports {
+        why = format!(
+            "reports differ:\n  {an}: {:#?}\n  {bn}: {:#?}",
+            a.reports, b.reports
+        );
+    } else if a.result != b.result {
         why = format!(
             "results differ:\n  {an}: {:?}\n  {bn}: {:?}",
             a.result, b.result
