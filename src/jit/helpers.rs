@@ -256,7 +256,6 @@ pub unsafe extern "C" fn jit_replay(env: *mut PieceEnv, start: u32, slots: u32) 
         true
     };
     san.deferred = log;
-    env.san_log_len = 0;
     u32::from(!ok)
 }
 

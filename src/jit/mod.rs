@@ -263,13 +263,13 @@ fn compile_with(
         if !timing && std::env::var_os("WARPJIT_NO_REGIONS").is_none() {
             // A checked build's region may be interpreted after it ran
             // (its accesses not in the interpreter's order): it must have
-            // stored nothing.
+            // stored nothing (regions hold no atomics, `plan::regions`).
             let stores = |r: &plan::RegionPlan| {
                 r.blocks.iter().any(|&b| {
                     func.blocks[b]
                         .ops
                         .iter()
-                        .any(|o| matches!(o.kind, ir::OpKind::St { .. } | ir::OpKind::Atom { .. }))
+                        .any(|o| matches!(o.kind, ir::OpKind::St { .. }))
                 })
             };
             for r in plan::regions(func, cluster)

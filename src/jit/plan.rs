@@ -38,25 +38,6 @@ fn visible(space: Space) -> u8 {
     }
 }
 
-/// Whether `kind` accesses local memory (not a frame's `.param`), which
-/// a checked build hooks too (initcheck's local written bits): such an op
-/// starts a piece, and a loop that holds one is not compiled as a region.
-pub fn hooked_local(kind: &OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Ld {
-            space: Space::Local,
-            ..
-        } | OpKind::St {
-            space: Space::Local,
-            ..
-        } | OpKind::Atom {
-            space: Space::Local,
-            ..
-        }
-    )
-}
-
 /// Whether `kind` may reach another CTA's shared memory in a module that
 /// uses clusters (`ir::uses_clusters`): shared and generic accesses, which
 /// then run in the driver (`interp::cluster`).
