@@ -359,6 +359,64 @@ pub(crate) fn enqueue(
         deps.extend(sched.pending_tail(LEGACY));
     }
     let q = sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
+    let idle = q.items.is_empty() && q.enqueued == q.completed;
+    if idle && deps.iter().all(|&p| sched.is_done(p)) {
+        match run_inline(s, id, op, ctx) {
+            Ok(seq) => return Ok(Ticket::Queued((id, seq))),
+            Err(op) => return queue_item(s, id, op, deps, ctx),
+        }
+    }
+    queue_item(s, id, op, deps, ctx)
+}
+
+/// The most bytes a copy or memset runs on the calling thread
+/// ([`run_inline`]): below this the hand-off to the stream's worker costs
+/// more than the copy; above it the host should not wait.
+pub(crate) const INLINE_BYTES: usize = 1 << 20;
+
+/// Runs a short device op at once on the calling thread, under the state
+/// lock, when the stream has nothing to wait for (the caller checked): the
+/// op would be the next its worker runs, and CUDA allows an asynchronous
+/// copy or memset to complete before the call returns. Saves the worker's
+/// wake-up and the host's wait for it (tens to hundreds of microseconds on
+/// a busy machine, more than a small copy). Kernels, host functions and
+/// callbacks are always queued (they must not block or re-enter the
+/// caller), and so are long copies and a free while a kernel holds the
+/// device. Gives the op back when it does not run it.
+fn run_inline(s: &mut State, id: StreamId, op: Op, ctx: usize) -> Result<u64, Op> {
+    let short = match &op {
+        Op::WriteStaged { data, .. } => data.len() <= INLINE_BYTES,
+        Op::WriteFromHost { len, .. } | Op::Read { len, .. } | Op::DeviceCopy { len, .. } => {
+            *len <= INLINE_BYTES
+        }
+        Op::Memset { width, count, .. } => width.saturating_mul(*count) <= INLINE_BYTES,
+        Op::RecordEvent { .. } | Op::Wait => true,
+        // Freeing changes the device: only when no kernel reads it.
+        Op::Free { .. } => s.device.try_write().is_ok(),
+        Op::Launch(_) | Op::HostFunc { .. } | Op::Callback { .. } => false,
+    };
+    if !short {
+        return Err(op);
+    }
+    let Some(q) = s.sched.queues.get_mut(&id) else {
+        return Err(op);
+    };
+    q.enqueued += 1;
+    let seq = q.enqueued;
+    run_locked(s, id, &Item { seq, deps: Vec::new(), op, ctx });
+    WAKE.notify_all();
+    Ok(seq)
+}
+
+/// Queues an item for the stream's worker (started on first use).
+fn queue_item(
+    s: &mut State,
+    id: StreamId,
+    op: Op,
+    deps: Vec<Point>,
+    ctx: usize,
+) -> Result<Ticket, CUresult> {
+    let q = s.sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
     if !q.has_worker {
         std::thread::Builder::new()
             .name(format!("warpjit-stream-{id:#x}"))
@@ -428,13 +486,8 @@ fn execute(mut guard: Guard, id: StreamId, item: Item) -> Guard {
     let faulted = guard
         .as_ref()
         .is_some_and(|s| s.sched.fault(item.ctx).is_err());
-    let skipped = faulted
-        && !matches!(
-            item.op,
-            Op::Callback { .. } | Op::RecordEvent { .. } | Op::Wait
-        );
     let result = match &item.op {
-        _ if skipped => Ok(()),
+        Op::HostFunc { .. } if faulted => Ok(()),
         Op::HostFunc { f, data } => {
             drop(guard);
             // SAFETY: the client's function and data, called as CUDA does.
@@ -453,13 +506,7 @@ fn execute(mut guard: Guard, id: StreamId, item: Item) -> Guard {
             guard = lock();
             Ok(())
         }
-        Op::Free { dptr } => {
-            if let Some(s) = guard.as_mut() {
-                s.free_allocation(*dptr)
-            } else {
-                Ok(())
-            }
-        }
+        Op::Launch(_) if faulted => Ok(()),
         // A kernel runs under the device's read lock without the state
         // lock, so that kernels of other streams run at the same time and
         // host calls go on (those that change the device wait for it).
@@ -478,21 +525,37 @@ fn execute(mut guard: Guard, id: StreamId, item: Item) -> Guard {
             }
             None => Ok(()),
         },
-        op => match guard.as_ref() {
-            Some(s) => {
-                catch_unwind(AssertUnwindSafe(|| op.run(&s.dev()))).unwrap_or(Err(OpError {
-                    code: UNKNOWN,
-                    fault: true,
-                }))
+        _ => {
+            if let Some(s) = guard.as_mut() {
+                run_locked(s, id, &item);
             }
-            None => Ok(()),
-        },
+            WAKE.notify_all();
+            return guard;
+        }
     };
     if let Some(s) = guard.as_mut() {
         s.sched.finish(id, &item, result);
     }
     WAKE.notify_all();
     guard
+}
+
+/// Runs an item that needs only the state (copies, memsets, frees, event
+/// records, waits), on the stream's worker or at once on the calling
+/// thread ([`run_inline`]), and marks it finished. After a fault in its
+/// context, copies, memsets and frees do not run.
+fn run_locked(s: &mut State, id: StreamId, item: &Item) {
+    let skipped = s.sched.fault(item.ctx).is_err()
+        && !matches!(item.op, Op::RecordEvent { .. } | Op::Wait);
+    let result = match &item.op {
+        _ if skipped => Ok(()),
+        Op::Free { dptr } => s.free_allocation(*dptr),
+        op => catch_unwind(AssertUnwindSafe(|| op.run(&s.dev()))).unwrap_or(Err(OpError {
+            code: UNKNOWN,
+            fault: true,
+        })),
+    };
+    s.sched.finish(id, item, result);
 }
 
 /// Runs `prepare` under the state lock; waits, with the lock released,

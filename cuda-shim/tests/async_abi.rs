@@ -1,8 +1,9 @@
 //! Asynchronous streams through the C ABI: host functions hold their
 //! stream and the events behind it, events and cross-stream waits order
 //! kernels, a captured stream replays as a graph, an event query
-//! invalidates a capture, and an asynchronous fault is sticky until its
-//! context goes.
+//! invalidates a capture, an asynchronous fault is sticky until its
+//! context goes, and a short copy on an idle stream completes at once
+//! while one behind other work keeps its place.
 
 use std::ffi::{c_int, c_void};
 
@@ -169,5 +170,47 @@ fn an_asynchronous_fault_is_sticky_until_its_context_goes() {
         // The primary context is unaffected.
         let api = self::api();
         assert_eq!((api.ctx_synchronize)(), 0);
+    }
+}
+
+#[test]
+fn a_short_copy_on_an_idle_stream_completes_at_once_and_a_queued_one_keeps_its_place() {
+    let api = api();
+    // SAFETY: as above; the page-locked buffer outlives every copy from it.
+    unsafe {
+        let stream = api.stream();
+        let n = 1024usize;
+        let dev = api.buffer(&vec![0.0; n]);
+        let mut pinned: *mut std::ffi::c_void = std::ptr::null_mut();
+        assert_eq!((api.host_alloc)(&mut pinned, n * 4, 0), 0);
+        let src = std::slice::from_raw_parts_mut(pinned as *mut f32, n);
+        src.fill(1.0);
+        // Idle stream: the copy and the memset run on the calling thread,
+        // so the stream has nothing left when the calls return.
+        assert_eq!((api.htod_async)(dev, pinned, n * 4, stream), 0);
+        assert_eq!((api.stream_query)(stream), 0, "done at once");
+        assert_eq!(api.read(dev, n), vec![1.0; n]);
+        assert_eq!((api.memset32_async)(dev, 2f32.to_bits(), n, stream), 0);
+        assert_eq!((api.stream_query)(stream), 0, "done at once");
+        assert_eq!(api.read(dev, n), vec![2.0; n]);
+        // Behind a host function the same copy waits its turn, reading
+        // the source when the stream reaches it.
+        let release = hold(&api, stream);
+        src.fill(3.0);
+        assert_eq!((api.htod_async)(dev, pinned, n * 4, stream), 0);
+        assert_eq!((api.stream_query)(stream), 600, "CUDA_ERROR_NOT_READY");
+        assert_eq!(api.read(dev, n), vec![2.0; n], "not run ahead of the host function");
+        src.fill(4.0);
+        release.send(()).unwrap();
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!(api.read(dev, n), vec![4.0; n]);
+        // A copy past the inline limit is queued, and arrives.
+        let big = vec![5f32; (1 << 20) / 4 + 1];
+        let dbig = api.buffer(&vec![0.0; big.len()]);
+        assert_eq!((api.htod_async)(dbig, big.as_ptr() as _, big.len() * 4, stream), 0);
+        assert_eq!((api.stream_synchronize)(stream), 0);
+        assert_eq!(api.read(dbig, big.len()), big);
+        assert_eq!((api.free_host)(pinned), 0);
+        assert_eq!((api.stream_destroy)(stream), 0);
     }
 }

@@ -547,10 +547,17 @@ impl GlobalMemory {
         if let Some(init) = &self.init {
             init.set(off, data.len() as u64, true);
         }
-        self.for_each_word(off, data.len() as u64, |at, i, n| {
-            let mut word = [0u8; 8];
-            word[..n].copy_from_slice(&data[i..i + n]);
-            self.store(at, n as u64, u64::from_le_bytes(word));
+        self.for_each_part(off, data.len() as u64, |part| match part {
+            Part::Access { at, i, n } => {
+                let mut word = [0u8; 8];
+                word[..n].copy_from_slice(&data[i..i + n]);
+                self.store(at, n as u64, u64::from_le_bytes(word));
+            }
+            Part::Words { words, i } => {
+                for (w, c) in words.iter().zip(data[i..].chunks_exact(8)) {
+                    w.store(u64::from_le_bytes(c.try_into().unwrap()), Ordering::Relaxed);
+                }
+            }
         });
         Ok(())
     }
@@ -561,32 +568,61 @@ impl GlobalMemory {
             return Ok(());
         }
         let off = self.host_range(addr, out.len() as u64)?;
-        self.for_each_word(off, out.len() as u64, |at, i, n| {
-            let word = self.load(at, n as u64).to_le_bytes();
-            out[i..i + n].copy_from_slice(&word[..n]);
+        self.for_each_part(off, out.len() as u64, |part| match part {
+            Part::Access { at, i, n } => {
+                let word = self.load(at, n as u64).to_le_bytes();
+                out[i..i + n].copy_from_slice(&word[..n]);
+            }
+            Part::Words { words, i } => {
+                for (w, c) in words.iter().zip(out[i..].chunks_exact_mut(8)) {
+                    c.copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+                }
+            }
         });
         Ok(())
     }
 
     fn fill(&self, off: u64, len: u64, byte: u8) {
         let word = u64::from_le_bytes([byte; 8]);
-        self.for_each_word(off, len, |at, _, n| self.store(at, n as u64, word));
+        self.for_each_part(off, len, |part| match part {
+            Part::Access { at, n, .. } => self.store(at, n as u64, word),
+            Part::Words { words, .. } => words.iter().for_each(|w| w.store(word, Ordering::Relaxed)),
+        });
     }
 
-    /// Splits the arena range `off..off + len` into naturally aligned
-    /// accesses of 1, 2, 4 or 8 bytes (8 in the middle), calling `f(arena
-    /// offset, offset within the range, size)` for each in order.
-    fn for_each_word(&self, off: u64, len: u64, mut f: impl FnMut(u64, usize, usize)) {
+    /// Splits the arena range `off..off + len` into its whole aligned
+    /// 8-byte words, as one slice, and the naturally aligned accesses of 1,
+    /// 2 or 4 bytes before and after them, calling `f` for each part in
+    /// address order. Host copies move bytes as relaxed atomic accesses of
+    /// these sizes (a kernel of another stream may touch the same memory
+    /// meanwhile), the words in a tight loop.
+    fn for_each_part(&self, off: u64, len: u64, mut f: impl FnMut(Part<'_>)) {
         let end = off + len;
-        let mut at = off;
-        while at < end {
-            let n = [8u64, 4, 2, 1]
-                .into_iter()
-                .find(|&n| at % n == 0 && at + n <= end)
-                .unwrap_or(1);
-            f(at, (at - off) as usize, n as usize);
-            at += n;
+        let first = off.next_multiple_of(8).min(end);
+        let last = first + (end - first) / 8 * 8;
+        let small = |from: u64, to: u64, f: &mut dyn FnMut(Part<'_>)| {
+            let mut at = from;
+            while at < to {
+                let n = [4u64, 2, 1]
+                    .into_iter()
+                    .find(|&n| at % n == 0 && at + n <= to)
+                    .unwrap_or(1);
+                f(Part::Access {
+                    at,
+                    i: (at - off) as usize,
+                    n: n as usize,
+                });
+                at += n;
+            }
+        };
+        small(off, first, &mut f);
+        if last > first {
+            f(Part::Words {
+                words: &self.bytes[(first / 8) as usize..(last / 8) as usize],
+                i: (first - off) as usize,
+            });
         }
+        small(last, end, &mut f);
     }
 
     /// Sets `len` bytes at `addr` to `byte`.
@@ -601,6 +637,14 @@ impl GlobalMemory {
         self.fill(off, len, byte);
         Ok(())
     }
+}
+
+/// A piece of a host copy's range ([`GlobalMemory::for_each_part`]): one
+/// access of `n` bytes at arena offset `at`, or whole words; `i` is the
+/// piece's offset within the range.
+enum Part<'a> {
+    Access { at: u64, i: usize, n: usize },
+    Words { words: &'a [AtomicU64], i: usize },
 }
 
 #[cfg(test)]
