@@ -252,12 +252,18 @@ unsafe extern "C" fn load_compilers() -> CUresult {
 // ---- Tools callback hooks ------------------------------------------------------
 
 /// A buffer of `N` bytes the runtime may write its hooks' state into.
+#[repr(C, align(16))]
 struct Buffer<const N: usize>(std::cell::UnsafeCell<[u8; N]>);
 
 // SAFETY: only its address is handed out; the runtime owns its contents.
 unsafe impl<const N: usize> Sync for Buffer<N> {}
 
-static HOOKS_1: Buffer<1024> = Buffer(std::cell::UnsafeCell::new([0; 1024]));
+/// Public reimplementations give the first 1024 machine words; cudart 12.9
+/// reads a word at byte 0x6e0 of it during its first call (with 1024
+/// bytes here, that read ran past this library's data segment whenever
+/// the buffer happened to lie at its end: a segfault in cudart's init).
+pub(crate) const HOOKS_1_BYTES: usize = 1024 * 8;
+static HOOKS_1: Buffer<HOOKS_1_BYTES> = Buffer(std::cell::UnsafeCell::new([0; HOOKS_1_BYTES]));
 static HOOKS_2: Buffer<14> = Buffer(std::cell::UnsafeCell::new([0; 14]));
 
 unsafe fn hand_out<const N: usize>(b: &'static Buffer<N>, ptr: *mut *mut c_void, size: *mut usize) {

@@ -5,7 +5,8 @@
 //! ELF entry to skip and a PTX entry for a newer target to pass over),
 //! then the kernel launched and its results checked; LZ4-compressed PTX;
 //! context-local storage; the integrity check's answers; an unknown id,
-//! an unimplemented slot, and `cuGetProcAddress` handing out stubs (and
+//! an unimplemented slot, the tools hooks' buffer sizes, and
+//! `cuGetProcAddress` handing out stubs (and
 //! `cuModuleGetLoadingMode`, which cudart asks at start-up).
 
 use std::ffi::{c_int, c_uint, c_void, CString};
@@ -183,6 +184,31 @@ fn tables_have_their_sizes_and_no_null_slot() {
         let cudart = table(&lib, TABLES[0].0);
         let f: unsafe extern "C" fn() -> u32 = slot(cudart, 3);
         assert_eq!(f(), 801);
+    }
+}
+
+/// The tools hooks' first buffer is 1024 machine words, as public
+/// reimplementations give it: cudart 12.9 reads a word at byte 0x6e0 of
+/// it at start-up (a 1024-byte buffer made cudart's init fault when the
+/// buffer lay at the end of this library's data segment).
+#[test]
+fn tools_hooks_buffers_are_as_large_as_cudart_reads() {
+    let lib = library();
+    let hooks = table(&lib, TABLES[2].0);
+    type Buffer = unsafe extern "C" fn(*mut *mut c_void, *mut usize);
+    // SAFETY: slots 2 and 6 of the table take two out-pointers.
+    unsafe {
+        for (slot_index, want) in [(2usize, 8192usize), (6, 14)] {
+            let f: Buffer = slot(hooks, slot_index);
+            let (mut ptr, mut size) = (std::ptr::null_mut(), 0usize);
+            f(&mut ptr, &mut size);
+            assert!(!ptr.is_null());
+            assert_eq!(size, want, "slot {slot_index}");
+        }
+        let f: Buffer = slot(hooks, 2);
+        let mut ptr = std::ptr::null_mut();
+        f(&mut ptr, std::ptr::null_mut());
+        assert_eq!(std::ptr::read_volatile((ptr as *const u8).add(0x6e0) as *const u32), 0);
     }
 }
 
