@@ -1,7 +1,7 @@
 """NVIDIA's runtime API (cudart 12.9, through cuda.bindings.runtime) on
 warpjit's libcuda.so.1 (run by cuda-shim/clients/run.sh): device count and
 properties, cudaMalloc/cudaMemcpy/cudaMemset/cudaFree, a stream and events,
-a captured graph replayed, page-locked and managed memory, a pitched 2D
+a captured graph replayed, a graph built node by node (cloned), page-locked and managed memory, a pitched 2D
 copy, a stream waiting on another's event, cudaDeviceReset, and a saxpy compiled by NVRTC to PTX, loaded with cudaLibraryLoadData and
 launched on the runtime's stream (cuda.bindings.runtime has no
 cudaLaunchKernel, which takes a host function: the kernel handle is launched
@@ -89,6 +89,41 @@ check(rt.cudaMemcpy(out.ctypes.data, dy, out.nbytes, rt.cudaMemcpyKind.cudaMemcp
 assert not out.any(), out[:8]
 check(rt.cudaGraphExecDestroy(exec_))
 check(rt.cudaGraphDestroy(graph))
+# A graph built node by node through cudart: a host-to-device copy and a
+# memset, then the kernel (a driver kernel node), then a copy back; cloned.
+graph = check(rt.cudaGraphCreate(0))
+up = rt.cudaMemcpy3DParms()
+up.srcPtr = rt.make_cudaPitchedPtr(x.ctypes.data, x.nbytes, n, 1)
+up.dstPtr = rt.make_cudaPitchedPtr(dx, x.nbytes, n, 1)
+up.extent = rt.make_cudaExtent(x.nbytes, 1, 1)
+up.kind = rt.cudaMemcpyKind.cudaMemcpyHostToDevice
+copy_node = check(rt.cudaGraphAddMemcpyNode(graph, None, 0, up))
+fill = rt.cudaMemsetParams()
+fill.dst, fill.value, fill.pitch, fill.elementSize, fill.width, fill.height = dy, 0x3F800000, 0, 4, n, 1
+fill_node = check(rt.cudaGraphAddMemsetNode(graph, None, 0, fill))
+kp = cu.CUDA_KERNEL_NODE_PARAMS()
+kp.func = function
+kp.gridDimX, kp.gridDimY, kp.gridDimZ = (n + 127) // 128, 1, 1
+kp.blockDimX, kp.blockDimY, kp.blockDimZ = 128, 1, 1
+kp.sharedMemBytes = 0
+kp.kernelParams = args.ctypes.data
+kernel_node = check(cu.cuGraphAddKernelNode(graph, [fill_node, copy_node], 2, kp))
+down = rt.cudaMemcpy3DParms()
+down.srcPtr = rt.make_cudaPitchedPtr(dy, out.nbytes, n, 1)
+down.dstPtr = rt.make_cudaPitchedPtr(out.ctypes.data, out.nbytes, n, 1)
+down.extent = rt.make_cudaExtent(out.nbytes, 1, 1)
+down.kind = rt.cudaMemcpyKind.cudaMemcpyDeviceToHost
+check(rt.cudaGraphAddMemcpyNode(graph, [kernel_node], 1, down))
+nodes, count = check(rt.cudaGraphGetNodes(graph))
+assert count == 4, count
+for g in (graph, check(rt.cudaGraphClone(graph))):
+    out[:] = 0
+    exec_ = check(rt.cudaGraphInstantiate(g, 0))
+    check(rt.cudaGraphLaunch(exec_, stream))
+    check(rt.cudaStreamSynchronize(stream))
+    assert np.array_equal(out, 2 * x + 1), out[:8]
+    check(rt.cudaGraphExecDestroy(exec_))
+    check(rt.cudaGraphDestroy(g))
 
 # Page-locked and managed memory, a pitched 2D copy, one stream waiting on
 # another's event.
@@ -139,4 +174,4 @@ small = np.zeros(64, dtype=np.uint8)
 check(rt.cudaMemcpy(small.ctypes.data, dz, 64, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost))
 assert (small == 7).all()
 check(rt.cudaFree(dz))
-print(f"cuda.bindings.runtime (cudart) on warpjit: memory, streams, events, graph, saxpy OK ({name})")
+print(f"cuda.bindings.runtime (cudart) on warpjit: memory, streams, events, graphs (captured, built), saxpy OK ({name})")

@@ -1,9 +1,11 @@
 //! Stream capture and graphs. While a stream captures, what is enqueued on
 //! it (launches, async copies and memsets, host functions, external event
 //! records and waits) becomes a node of a sequence instead of running;
-//! `cuStreamEndCapture` turns the sequence into a `CUgraph`,
-//! `cuGraphInstantiate*` into a `CUgraphExec`, and `cuGraphLaunch`
-//! enqueues its nodes, in order, on a stream. Captures are single-stream
+//! `cuStreamEndCapture` turns the sequence into a `CUgraph` (a chain of
+//! nodes, `graph.rs`, where graphs are also built node by node),
+//! `cuGraphInstantiate*` into a `CUgraphExec` (its nodes' ops in a
+//! topological order), and `cuGraphLaunch` enqueues them, in order, on a
+//! stream. Captures are single-stream
 //! sequences (no fork/join across streams). Also the capture rules the
 //! shim enforces: the legacy stream is unusable while a blocking stream
 //! captures, synchronizing with or querying a capturing stream or a
@@ -15,6 +17,7 @@ use std::sync::Arc;
 use std::thread::ThreadId;
 
 use super::*;
+use crate::graph::Graph;
 use crate::ops::{Node, Op};
 use crate::queue::{current_context, enqueue, resolve, Point, Scheduler, StreamId, LEGACY};
 
@@ -48,11 +51,45 @@ pub(crate) struct Capture {
 
 /// An instantiated graph.
 pub(crate) struct GraphExec {
+    /// Its ops in the order they run.
     nodes: Arc<[Node]>,
     /// The flags it was instantiated with.
     flags: u64,
     /// Where its previous launch ends: launches of one graph run in order.
     last_launch: Option<Point>,
+    /// The graph it was made from, as instantiated (its node handles name
+    /// the executable's nodes), and each node's ops in `nodes`.
+    pub source: Graph,
+    spans: Vec<(usize, std::ops::Range<usize>)>,
+}
+
+impl GraphExec {
+    /// Gives node `node` new ops (`cuGraphExecKernelNodeSetParams`).
+    pub(crate) fn replace(&mut self, node: usize, ops: Vec<Node>) -> Result<(), CUresult> {
+        let i = self
+            .source
+            .nodes
+            .iter()
+            .position(|n| n.handle == node)
+            .ok_or(INVALID_VALUE)?;
+        self.source.nodes[i].ops = ops;
+        let (nodes, spans) = self.source.schedule()?;
+        self.nodes = nodes.into();
+        self.spans = spans;
+        Ok(())
+    }
+
+    /// Takes a new source graph and schedule (`cuGraphExecUpdate`).
+    pub(crate) fn set(
+        &mut self,
+        source: Graph,
+        nodes: Vec<Node>,
+        spans: Vec<(usize, std::ops::Range<usize>)>,
+    ) {
+        self.source = source;
+        self.nodes = nodes.into();
+        self.spans = spans;
+    }
 }
 
 /// The legacy stream is used: that is invalid while a blocking stream
@@ -182,7 +219,8 @@ pub unsafe extern "C" fn cuStreamEndCapture(stream: Handle, graph: *mut Handle) 
             *graph = std::ptr::null_mut();
             return Err(STREAM_CAPTURE_INVALIDATED);
         }
-        s.sched.graphs.insert(c.graph, c.nodes);
+        let g = Graph::chain(s, c.nodes);
+        s.sched.graphs.insert(c.graph, g);
         *graph = c.graph as Handle;
         Ok(())
     }))
@@ -350,11 +388,13 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
         return INVALID_VALUE;
     }
     done(with_state(|s| {
-        let nodes = s
+        let source = s
             .sched
             .graphs
             .get(&(graph as usize))
-            .ok_or(INVALID_HANDLE)?;
+            .ok_or(INVALID_HANDLE)?
+            .clone();
+        let (nodes, spans) = source.schedule()?;
         if flags & !(AUTO_FREE_ON_LAUNCH | DEVICE_LAUNCH | USE_NODE_PRIORITY) != 0 {
             return Err(INVALID_VALUE);
         }
@@ -363,14 +403,15 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
         {
             return Err(INVALID_VALUE);
         }
-        let nodes: Arc<[Node]> = nodes.clone().into();
         let h = s.handle();
         s.sched.execs.insert(
             h,
             GraphExec {
-                nodes,
+                nodes: nodes.into(),
                 flags,
                 last_launch: None,
+                source,
+                spans,
             },
         );
         s.user_objects.instantiated(graph as usize, h);

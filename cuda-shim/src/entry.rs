@@ -3,8 +3,8 @@
 
 use super::*;
 use super::{
-    capture::*, context::*, device::*, host_memory::*, ipc::*, launch::*, link::*, memory::*,
-    module::*, pool::*, stream::*, tensor_map::*, texture::*, user_object::*,
+    capture::*, context::*, device::*, graph::*, graph_edit::*, host_memory::*, ipc::*, launch::*,
+    link::*, memory::*, module::*, pool::*, stream::*, tensor_map::*, texture::*, user_object::*,
 };
 use super::{export_tables, stubs};
 
@@ -109,6 +109,10 @@ fn entry_point(name: &str) -> Option<*const c_void> {
         cuTexObjectGetResourceDesc, cuTexObjectGetTextureDesc, cuSurfObjectCreate,
         cuLaunchCooperativeKernel, cuGetExportTable, cuModuleGetLoadingMode,
         cuSurfObjectDestroy, cuTensorMapEncodeTiled, cuTensorMapReplaceAddress,
+        cuGraphCreate, cuGraphAddMemsetNode, cuGraphAddMemcpyNode, cuGraphAddHostNode,
+        cuGraphAddEmptyNode, cuGraphAddEventRecordNode, cuGraphAddEventWaitNode,
+        cuGraphAddChildGraphNode, cuGraphGetNodes, cuGraphGetRootNodes, cuGraphNodeGetType,
+        cuGraphDestroyNode, cuGraphClone,
     }
     None
 }
@@ -148,6 +152,41 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
             Some(cuGraphInstantiateWithFlags as *const c_void)
         }
         "cuGraphInstantiate" => Some(cuGraphInstantiate_v2 as *const c_void),
+        // Kernel node parameters gained the library kernel and context in
+        // CUDA 12.0, the update its result structure; edges their data in
+        // 12.3 (cudaTypedefs.h's PFN_..._v10000/_v12000/_v12030).
+        "cuGraphAddKernelNode" if _version >= 12000 => {
+            Some(cuGraphAddKernelNode_v2 as *const c_void)
+        }
+        "cuGraphAddKernelNode" => Some(cuGraphAddKernelNode as *const c_void),
+        "cuGraphKernelNodeSetParams" if _version >= 12000 => {
+            Some(cuGraphKernelNodeSetParams_v2 as *const c_void)
+        }
+        "cuGraphKernelNodeSetParams" => Some(cuGraphKernelNodeSetParams as *const c_void),
+        "cuGraphExecKernelNodeSetParams" if _version >= 12000 => {
+            Some(cuGraphExecKernelNodeSetParams_v2 as *const c_void)
+        }
+        "cuGraphExecKernelNodeSetParams" => Some(cuGraphExecKernelNodeSetParams as *const c_void),
+        "cuGraphExecUpdate" if _version >= 12000 => Some(cuGraphExecUpdate_v2 as *const c_void),
+        "cuGraphExecUpdate" => Some(cuGraphExecUpdate as *const c_void),
+        "cuGraphAddDependencies" if _version >= 12030 => {
+            Some(cuGraphAddDependencies_v2 as *const c_void)
+        }
+        "cuGraphAddDependencies" => Some(cuGraphAddDependencies as *const c_void),
+        "cuGraphRemoveDependencies" if _version >= 12030 => {
+            Some(cuGraphRemoveDependencies_v2 as *const c_void)
+        }
+        "cuGraphRemoveDependencies" => Some(cuGraphRemoveDependencies as *const c_void),
+        "cuGraphGetEdges" if _version >= 12030 => Some(cuGraphGetEdges_v2 as *const c_void),
+        "cuGraphGetEdges" => Some(cuGraphGetEdges as *const c_void),
+        "cuGraphNodeGetDependencies" if _version >= 12030 => {
+            Some(cuGraphNodeGetDependencies_v2 as *const c_void)
+        }
+        "cuGraphNodeGetDependencies" => Some(cuGraphNodeGetDependencies as *const c_void),
+        "cuGraphNodeGetDependentNodes" if _version >= 12030 => {
+            Some(cuGraphNodeGetDependentNodes_v2 as *const c_void)
+        }
+        "cuGraphNodeGetDependentNodes" => Some(cuGraphNodeGetDependentNodes as *const c_void),
         _ => None,
     };
     let stub = || {

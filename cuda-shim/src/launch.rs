@@ -56,7 +56,7 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
     launch_kernel(f, config, stream, params, std::ptr::null_mut(), true, None)
 }
 
-fn launch_config(grid: [c_uint; 3], block: [c_uint; 3], shared: c_uint) -> LaunchConfig {
+pub(crate) fn launch_config(grid: [c_uint; 3], block: [c_uint; 3], shared: c_uint) -> LaunchConfig {
     LaunchConfig {
         grid,
         block,
@@ -77,69 +77,82 @@ unsafe fn launch_kernel(
     cluster: Option<[u32; 3]>,
 ) -> CUresult {
     done(need_context().and_then(|()| {
-        with_state(|s| {
-            let i = (f as usize).wrapping_sub(1);
-            let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
-            let buf = parameter_bytes(&s.dev(), m, k, params, extra)?;
-            check_config(&s.dev(), m, k, &config)?;
-            // Cluster shapes are checked at the call, as CUDA does
-            // (CUDA_ERROR_INVALID_CLUSTER_SIZE, or NOT_SUPPORTED before
-            // sm_90).
-            let cluster = cluster.map(|dims| warpjit::runtime::ClusterLaunch {
-                dims,
-                non_portable: s
-                    .non_portable_cluster
-                    .contains(&((f as usize).wrapping_sub(1))),
-            });
-            let clustered = {
-                let device = s.dev();
-                let ir = device.ir(m);
-                warpjit::runtime::cluster_shape(ir, &ir.functions[k], &config, cluster)
-                    .map_err(|e| crate::errors::code_of(&e))?
-                    .0
-                    != [1, 1, 1]
-            };
-            if clustered && s.arch.cc().is_ok_and(|(major, _)| major < 9) {
-                let e =
-                    warpjit::Error::ClustersUnsupported(format!("the device is {}", s.arch.name));
+        with_state(|s| enqueue_launch(s, f, config, stream, params, extra, cooperative, cluster))
+    }))
+}
+
+/// [`launch_kernel`] under the state lock: the launch enqueued on `stream`
+/// (or recorded, when `stream` captures: graph kernel nodes are made so).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn enqueue_launch(
+    s: &mut State,
+    f: Handle,
+    config: LaunchConfig,
+    stream: Handle,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    cooperative: bool,
+    cluster: Option<[u32; 3]>,
+) -> Result<(), CUresult> {
+    let i = (f as usize).wrapping_sub(1);
+    let &(m, k) = s.functions.get(i).ok_or(INVALID_HANDLE)?;
+    let buf = parameter_bytes(&s.dev(), m, k, params, extra)?;
+    check_config(&s.dev(), m, k, &config)?;
+    // Cluster shapes are checked at the call, as CUDA does
+    // (CUDA_ERROR_INVALID_CLUSTER_SIZE, or NOT_SUPPORTED before
+    // sm_90).
+    let cluster = cluster.map(|dims| warpjit::runtime::ClusterLaunch {
+        dims,
+        non_portable: s
+            .non_portable_cluster
+            .contains(&((f as usize).wrapping_sub(1))),
+    });
+    let clustered = {
+        let device = s.dev();
+        let ir = device.ir(m);
+        warpjit::runtime::cluster_shape(ir, &ir.functions[k], &config, cluster)
+            .map_err(|e| crate::errors::code_of(&e))?
+            .0
+            != [1, 1, 1]
+    };
+    if clustered && s.arch.cc().is_ok_and(|(major, _)| major < 9) {
+        let e = warpjit::Error::ClustersUnsupported(format!("the device is {}", s.arch.name));
+        return Err(crate::errors::code_of(&e));
+    }
+    let cooperative = match cooperative {
+        true => {
+            let threads = config.block.iter().product();
+            let per_sm = blocks_per_sm(s, f, threads, config.shared_bytes)?;
+            let resident = per_sm as u64 * s.arch.chip.sm_count as u64;
+            let blocks: u64 = config.grid.iter().map(|&g| g as u64).product();
+            if blocks > resident {
+                let e = warpjit::Error::CooperativeTooLarge { blocks, resident };
                 return Err(crate::errors::code_of(&e));
             }
-            let cooperative = match cooperative {
-                true => {
-                    let threads = config.block.iter().product();
-                    let per_sm = blocks_per_sm(s, f, threads, config.shared_bytes)?;
-                    let resident = per_sm as u64 * s.arch.chip.sm_count as u64;
-                    let blocks: u64 = config.grid.iter().map(|&g| g as u64).product();
-                    if blocks > resident {
-                        let e = warpjit::Error::CooperativeTooLarge { blocks, resident };
-                        return Err(crate::errors::code_of(&e));
-                    }
-                    Some(resident)
-                }
-                false => None,
-            };
-            // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
-            let timing = std::env::var("WARPJIT_TIMING")
-                .ok()
-                .filter(|v| !v.is_empty());
-            if let Some(name) = &timing {
-                Arch::builtin(name).map_err(|e| {
-                    eprintln!("warpjit: WARPJIT_TIMING: {e}");
-                    INVALID_VALUE
-                })?;
-            }
-            let launch = KernelLaunch {
-                module: m,
-                kernel: k,
-                config,
-                params: buf,
-                timing,
-                cooperative,
-                cluster,
-            };
-            submit(s, stream, Op::Launch(Box::new(launch))).map(|_| ())
-        })
-    }))
+            Some(resident)
+        }
+        false => None,
+    };
+    // WARPJIT_TIMING=sm_80: time every launch and report on stderr.
+    let timing = std::env::var("WARPJIT_TIMING")
+        .ok()
+        .filter(|v| !v.is_empty());
+    if let Some(name) = &timing {
+        Arch::builtin(name).map_err(|e| {
+            eprintln!("warpjit: WARPJIT_TIMING: {e}");
+            INVALID_VALUE
+        })?;
+    }
+    let launch = KernelLaunch {
+        module: m,
+        kernel: k,
+        config,
+        params: buf,
+        timing,
+        cooperative,
+        cluster,
+    };
+    submit(s, stream, Op::Launch(Box::new(launch))).map(|_| ())
 }
 
 /// The parameter buffer from `kernelParams` (a pointer per parameter) or

@@ -23,6 +23,8 @@ mod entry;
 mod errors;
 mod export_tables;
 mod fatbin;
+mod graph;
+mod graph_edit;
 mod host_memory;
 mod integrity;
 mod ipc;

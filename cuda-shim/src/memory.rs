@@ -748,3 +748,19 @@ pub unsafe extern "C" fn cuMemcpy3D_v2(p: *const Memcpy3D) -> CUresult {
 pub unsafe extern "C" fn cuMemcpy3DAsync_v2(p: *const Memcpy3D, stream: Handle) -> CUresult {
     run_copy(false, |s, plan| plan_3d(s, plan, p, stream))
 }
+
+/// A 3D copy enqueued on `stream` under the state lock without waiting
+/// (graph memcpy nodes record it on a capturing stream); host-to-host
+/// copies, which the calling thread would make, are refused.
+pub(crate) unsafe fn enqueue_3d(
+    s: &mut State,
+    p: *const Memcpy3D,
+    stream: Handle,
+) -> Result<(), CUresult> {
+    let mut plan = Plan::default();
+    plan_3d(s, &mut plan, p, stream)?;
+    match plan.host.is_empty() {
+        true => Ok(()),
+        false => Err(INVALID_VALUE),
+    }
+}

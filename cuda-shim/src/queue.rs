@@ -116,7 +116,7 @@ pub(crate) struct Scheduler {
     pub queues: HashMap<StreamId, Queue>,
     pub events: HashMap<usize, Event>,
     sticky: HashMap<usize, StickyError>,
-    pub graphs: HashMap<usize, Vec<Node>>,
+    pub graphs: HashMap<usize, crate::graph::Graph>,
     pub execs: HashMap<usize, GraphExec>,
     pub next_capture: u64,
 }
@@ -403,7 +403,16 @@ fn run_inline(s: &mut State, id: StreamId, op: Op, ctx: usize) -> Result<u64, Op
     };
     q.enqueued += 1;
     let seq = q.enqueued;
-    run_locked(s, id, &Item { seq, deps: Vec::new(), op, ctx });
+    run_locked(
+        s,
+        id,
+        &Item {
+            seq,
+            deps: Vec::new(),
+            op,
+            ctx,
+        },
+    );
     WAKE.notify_all();
     Ok(seq)
 }
@@ -545,8 +554,8 @@ fn execute(mut guard: Guard, id: StreamId, item: Item) -> Guard {
 /// thread ([`run_inline`]), and marks it finished. After a fault in its
 /// context, copies, memsets and frees do not run.
 fn run_locked(s: &mut State, id: StreamId, item: &Item) {
-    let skipped = s.sched.fault(item.ctx).is_err()
-        && !matches!(item.op, Op::RecordEvent { .. } | Op::Wait);
+    let skipped =
+        s.sched.fault(item.ctx).is_err() && !matches!(item.op, Op::RecordEvent { .. } | Op::Wait);
     let result = match &item.op {
         _ if skipped => Ok(()),
         Op::Free { dptr } => s.free_allocation(*dptr),

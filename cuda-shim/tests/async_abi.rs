@@ -199,7 +199,11 @@ fn a_short_copy_on_an_idle_stream_completes_at_once_and_a_queued_one_keeps_its_p
         src.fill(3.0);
         assert_eq!((api.htod_async)(dev, pinned, n * 4, stream), 0);
         assert_eq!((api.stream_query)(stream), 600, "CUDA_ERROR_NOT_READY");
-        assert_eq!(api.read(dev, n), vec![2.0; n], "not run ahead of the host function");
+        assert_eq!(
+            api.read(dev, n),
+            vec![2.0; n],
+            "not run ahead of the host function"
+        );
         src.fill(4.0);
         release.send(()).unwrap();
         assert_eq!((api.stream_synchronize)(stream), 0);
@@ -207,7 +211,10 @@ fn a_short_copy_on_an_idle_stream_completes_at_once_and_a_queued_one_keeps_its_p
         // A copy past the inline limit is queued, and arrives.
         let big = vec![5f32; (1 << 20) / 4 + 1];
         let dbig = api.buffer(&vec![0.0; big.len()]);
-        assert_eq!((api.htod_async)(dbig, big.as_ptr() as _, big.len() * 4, stream), 0);
+        assert_eq!(
+            (api.htod_async)(dbig, big.as_ptr() as _, big.len() * 4, stream),
+            0
+        );
         assert_eq!((api.stream_synchronize)(stream), 0);
         assert_eq!(api.read(dbig, big.len()), big);
         assert_eq!((api.free_host)(pinned), 0);

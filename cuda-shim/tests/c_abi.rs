@@ -206,7 +206,7 @@ fn entry_points_resolve_through_get_proc_address() {
 fn every_other_entry_point_is_a_not_supported_stub() {
     let lib = library();
     for name in [
-        &b"cuGraphCreate"[..],
+        &b"cuGraphAddNode"[..],
         b"cuMipmappedArrayCreate",
         b"cuTexRefSetArray",
         b"cuMemcpy3DPeer",

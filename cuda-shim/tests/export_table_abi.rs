@@ -208,7 +208,10 @@ fn tools_hooks_buffers_are_as_large_as_cudart_reads() {
         let f: Buffer = slot(hooks, 2);
         let mut ptr = std::ptr::null_mut();
         f(&mut ptr, std::ptr::null_mut());
-        assert_eq!(std::ptr::read_volatile((ptr as *const u8).add(0x6e0) as *const u32), 0);
+        assert_eq!(
+            std::ptr::read_volatile((ptr as *const u8).add(0x6e0) as *const u32),
+            0
+        );
     }
 }
 
@@ -385,7 +388,7 @@ fn get_proc_address_hands_out_stubs_for_cuda_h_names() {
     // takes no arguments.
     unsafe {
         for (name, exported) in [
-            ("cuGraphCreate", &b"cuGraphCreate"[..]),
+            ("cuGraphAddNode", &b"cuGraphAddNode"[..]),
             ("cuMemcpyPeer", b"cuMemcpyPeer"),
         ] {
             let c = CString::new(name).unwrap();
