@@ -1,12 +1,14 @@
 //! Stream capture and graphs. While a stream captures, what is enqueued on
 //! it (launches, async copies and memsets, host functions, external event
 //! records and waits) becomes a node of a sequence instead of running;
-//! `cuStreamEndCapture` turns the sequence into a `CUgraph` (a chain of
-//! nodes, `graph.rs`, where graphs are also built node by node),
+//! `cuStreamEndCapture` turns the sequence into a `CUgraph` (`graph.rs`,
+//! where graphs are also built node by node),
 //! `cuGraphInstantiate*` into a `CUgraphExec` (its nodes' ops in a
 //! topological order), and `cuGraphLaunch` enqueues them, in order, on a
-//! stream. Captures are single-stream
-//! sequences (no fork/join across streams). Also the capture rules the
+//! stream. Other streams join a capture by waiting on an event recorded
+//! in it (fork) and are joined back by the capturing stream's waits; the
+//! graph's edges follow each stream's order and these waits. Also the
+//! capture rules the
 //! shim enforces: the legacy stream is unusable while a blocking stream
 //! captures, synchronizing with or querying a capturing stream or a
 //! captured event invalidates the capture, and potentially unsafe calls
@@ -38,7 +40,10 @@ thread_local! {
     static THREAD_MODE: Cell<c_int> = const { Cell::new(MODE_GLOBAL) };
 }
 
-/// A capture sequence in progress on a stream.
+/// A capture in progress, held by the stream that began it (its owner);
+/// other streams join it by waiting on an event recorded in it (fork) and
+/// leave it when the owner ends it, which requires the owner to have
+/// waited on their last work (join).
 pub(crate) struct Capture {
     pub id: u64,
     pub mode: c_int,
@@ -46,7 +51,65 @@ pub(crate) struct Capture {
     /// The handle the graph will have (`cuStreamGetCaptureInfo` reports it).
     pub graph: usize,
     pub nodes: Vec<Node>,
+    /// Each node's dependencies (indices into `nodes`).
+    pub deps: Vec<Vec<usize>>,
+    /// Per stream in the capture (the owner and the streams that joined
+    /// it): the nodes its next node depends on.
+    pub frontier: HashMap<StreamId, Vec<usize>>,
+    /// Per event recorded in the capture: the nodes its record followed.
+    pub recorded: HashMap<usize, Vec<usize>>,
     pub invalidated: bool,
+}
+
+impl Capture {
+    pub(crate) fn new(id: u64, mode: c_int, graph: usize) -> Capture {
+        Capture {
+            id,
+            mode,
+            thread: std::thread::current().id(),
+            graph,
+            nodes: Vec::new(),
+            deps: Vec::new(),
+            frontier: HashMap::new(),
+            recorded: HashMap::new(),
+            invalidated: false,
+        }
+    }
+
+    /// Appends a node made on `stream`, after that stream's frontier.
+    pub(crate) fn push(&mut self, stream: StreamId, node: Node) {
+        let deps = self.frontier.get(&stream).cloned().unwrap_or_default();
+        self.nodes.push(node);
+        self.deps.push(deps);
+        self.frontier.insert(stream, vec![self.nodes.len() - 1]);
+    }
+
+    /// `stream` waits on what `event`'s record in this capture followed.
+    pub(crate) fn merge(&mut self, stream: StreamId, event: usize) {
+        let from = self.recorded.get(&event).cloned().unwrap_or_default();
+        let f = self.frontier.entry(stream).or_default();
+        for n in from {
+            if !f.contains(&n) {
+                f.push(n);
+            }
+        }
+    }
+
+    /// Whether every stream that joined has been joined back: its last
+    /// nodes are among what the owner's frontier follows.
+    fn joined_back(&self, owner: StreamId) -> bool {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut todo = self.frontier.get(&owner).cloned().unwrap_or_default();
+        while let Some(n) = todo.pop() {
+            if !std::mem::replace(&mut seen[n], true) {
+                todo.extend(&self.deps[n]);
+            }
+        }
+        self.frontier
+            .iter()
+            .filter(|(&s, _)| s != owner)
+            .all(|(_, f)| f.iter().all(|&n| seen[n]))
+    }
 }
 
 /// An instantiated graph.
@@ -141,9 +204,22 @@ pub(crate) fn check_unsafe_call(sched: &mut Scheduler) -> Result<(), CUresult> {
     }
 }
 
-/// The capture in progress on a stream, if any.
+/// The capture in progress on a stream (begun on it, or joined), if any.
 pub(crate) fn capture_of(sched: &mut Scheduler, id: StreamId) -> Option<&mut Capture> {
-    sched.queues.get_mut(&id).and_then(|q| q.capture.as_mut())
+    let owner = owner_of(sched, id)?;
+    sched
+        .queues
+        .get_mut(&owner)
+        .and_then(|q| q.capture.as_mut())
+}
+
+/// The stream whose capture `id` takes part in, if any.
+pub(crate) fn owner_of(sched: &Scheduler, id: StreamId) -> Option<StreamId> {
+    let q = sched.queues.get(&id)?;
+    match q.capture {
+        Some(_) => Some(id),
+        None => q.joined,
+    }
 }
 
 /// Invalidates capture `capture` if it is still in progress on `stream`.
@@ -185,14 +261,10 @@ pub unsafe extern "C" fn cuStreamBeginCapture_v2(stream: Handle, mode: c_int) ->
         if q.capture.is_some() {
             return Err(ILLEGAL_STATE);
         }
-        q.capture = Some(Capture {
-            id: capture_id,
-            mode,
-            thread: std::thread::current().id(),
-            graph,
-            nodes: Vec::new(),
-            invalidated: false,
-        });
+        if q.joined.is_some() {
+            return Err(ILLEGAL_STATE);
+        }
+        q.capture = Some(Capture::new(capture_id, mode, graph));
         s.sched.next_capture = capture_id;
         Ok(())
     }))
@@ -208,6 +280,9 @@ pub unsafe extern "C" fn cuStreamEndCapture(stream: Handle, graph: *mut Handle) 
     done(with_state(|s| {
         let id = resolve(s, stream)?;
         let q = s.sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
+        if q.joined.is_some() {
+            return Err(STREAM_CAPTURE_UNMATCHED);
+        }
         let c = q.capture.as_ref().ok_or(ILLEGAL_STATE)?;
         if c.mode != MODE_RELAXED && c.thread != std::thread::current().id() {
             return Err(STREAM_CAPTURE_WRONG_THREAD);
@@ -215,11 +290,19 @@ pub unsafe extern "C" fn cuStreamEndCapture(stream: Handle, graph: *mut Handle) 
         let Some(c) = q.capture.take() else {
             return Err(ILLEGAL_STATE);
         };
-        if c.invalidated {
-            *graph = std::ptr::null_mut();
-            return Err(STREAM_CAPTURE_INVALIDATED);
+        for q in s.sched.queues.values_mut() {
+            if q.joined == Some(id) {
+                q.joined = None;
+            }
         }
-        let g = Graph::chain(s, c.nodes);
+        if c.invalidated || !c.joined_back(id) {
+            *graph = std::ptr::null_mut();
+            return Err(match c.invalidated {
+                true => STREAM_CAPTURE_INVALIDATED,
+                false => STREAM_CAPTURE_UNJOINED,
+            });
+        }
+        let g = Graph::captured(s, c.nodes, c.deps);
         s.sched.graphs.insert(c.graph, g);
         *graph = c.graph as Handle;
         Ok(())
@@ -277,7 +360,7 @@ fn use_legacy_status(sched: &Scheduler) -> Result<(), CUresult> {
     let blocking_capture = sched
         .queues
         .iter()
-        .any(|(&id, q)| id != LEGACY && !q.non_blocking && q.capture.is_some());
+        .any(|(&id, q)| id != LEGACY && !q.non_blocking && q.capturing());
     if blocking_capture {
         Err(STREAM_CAPTURE_IMPLICIT)
     } else {

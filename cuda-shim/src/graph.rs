@@ -51,19 +51,22 @@ pub(crate) struct GraphNode {
 }
 
 impl Graph {
-    /// A captured sequence: each node depends on the one before.
-    pub(crate) fn chain(s: &mut State, captured: Vec<Node>) -> Graph {
-        let mut g = Graph::default();
-        for node in captured {
-            let deps = g.nodes.last().map(|n| vec![n.handle]).unwrap_or_default();
-            g.nodes.push(GraphNode {
-                handle: s.handle(),
+    /// A captured graph: each captured op a node, with the dependencies
+    /// its stream's order and the capture's event waits gave it.
+    pub(crate) fn captured(s: &mut State, nodes: Vec<Node>, deps: Vec<Vec<usize>>) -> Graph {
+        let handles: Vec<usize> = nodes.iter().map(|_| s.handle()).collect();
+        let nodes = nodes
+            .into_iter()
+            .zip(deps)
+            .zip(&handles)
+            .map(|((node, deps), &handle)| GraphNode {
+                handle,
                 kind: kind_of(&node),
                 ops: vec![node],
-                deps,
-            });
-        }
-        g
+                deps: deps.iter().map(|&d| handles[d]).collect(),
+            })
+            .collect();
+        Graph { nodes }
     }
 
     pub(crate) fn index(&self, handle: usize) -> Option<usize> {
@@ -118,14 +121,7 @@ fn recorded(
 ) -> Result<Vec<Node>, CUresult> {
     let id = s.handle();
     let mut q = Queue::new(true, 0);
-    q.capture = Some(Capture {
-        id: u64::MAX,
-        mode: 2,
-        thread: std::thread::current().id(),
-        graph: 0,
-        nodes: Vec::new(),
-        invalidated: false,
-    });
+    q.capture = Some(Capture::new(u64::MAX, 2, 0));
     s.sched.queues.insert(id, q);
     let r = record(s, id as Handle);
     let capture = s.sched.queues.remove(&id).and_then(|q| q.capture);

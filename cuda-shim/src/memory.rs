@@ -97,7 +97,7 @@ unsafe fn copy_htod(
     s.check_device_range(dst, bytes)?;
     let id = resolve(s, stream)?;
     let page_locked = s.is_page_locked(src, bytes);
-    let capturing = s.sched.queues.get(&id).is_some_and(|q| q.capture.is_some());
+    let capturing = s.sched.queues.get(&id).is_some_and(|q| q.capturing());
     let op = if page_locked || capturing {
         Op::WriteFromHost {
             dst,
@@ -434,7 +434,7 @@ unsafe fn plan_copy(
         }
         (Loc::Host(d), Loc::Host(from)) => {
             let id = resolve(s, stream)?;
-            if s.sched.queues.get(&id).is_some_and(|q| q.capture.is_some()) {
+            if s.sched.queues.get(&id).is_some_and(|q| q.capturing()) {
                 return Err(STREAM_CAPTURE_UNSUPPORTED);
             }
             plan.always.extend(s.sched.all_pending_tails());

@@ -67,6 +67,9 @@ pub(crate) struct Queue {
     has_worker: bool,
     destroyed: bool,
     pub capture: Option<Capture>,
+    /// The stream whose capture this one joined (by waiting on an event
+    /// recorded in it), until that capture ends.
+    pub joined: Option<StreamId>,
 }
 
 impl Queue {
@@ -80,7 +83,13 @@ impl Queue {
             has_worker: false,
             destroyed: false,
             capture: None,
+            joined: None,
         }
+    }
+
+    /// Whether work enqueued on the stream is captured.
+    pub(crate) fn capturing(&self) -> bool {
+        self.capture.is_some() || self.joined.is_some()
     }
 }
 
@@ -193,6 +202,11 @@ impl Scheduler {
     /// Marks a stream destroyed: its worker finishes what is queued, then
     /// removes it. A capture in progress ends with it.
     pub(crate) fn destroy_stream(&mut self, id: StreamId) {
+        for q in self.queues.values_mut() {
+            if q.joined == Some(id) {
+                q.joined = None;
+            }
+        }
         if let Some(q) = self.queues.get_mut(&id) {
             q.capture = None;
             q.destroyed = true;
@@ -337,14 +351,17 @@ pub(crate) fn enqueue(
     ctx: usize,
 ) -> Result<Ticket, CUresult> {
     let sched = &mut s.sched;
-    let q = sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
-    if let Some(c) = &mut q.capture {
+    if !sched.queues.contains_key(&id) {
+        return Err(INVALID_HANDLE);
+    }
+    if let Some(c) = crate::capture::capture_of(sched, id) {
         if c.invalidated {
             return Err(STREAM_CAPTURE_INVALIDATED);
         }
-        c.nodes.push(Node::Op(op));
+        c.push(id, Node::Op(op));
         return Ok(Ticket::Captured);
     }
+    let q = sched.queues.get_mut(&id).ok_or(INVALID_HANDLE)?;
     let non_blocking = q.non_blocking;
     if id == LEGACY {
         crate::capture::use_legacy_stream(sched)?;
@@ -447,7 +464,7 @@ pub(crate) fn would_run_at_once(sched: &Scheduler, id: StreamId) -> bool {
     let Some(q) = sched.queues.get(&id) else {
         return false;
     };
-    if q.capture.is_some() || q.enqueued > q.completed {
+    if q.capturing() || q.enqueued > q.completed {
         return false;
     }
     if id == LEGACY {

@@ -168,13 +168,16 @@ pub(crate) fn wait_on(
             return Err(STREAM_CAPTURE_INVALIDATED);
         }
         if external {
-            c.nodes.push(Node::WaitEvent(event));
+            c.push(id, Node::WaitEvent(event));
             return Ok(());
         }
-        // Only an event recorded earlier in this capture sequence may be
-        // waited on (cross-stream capture is not supported).
+        // An event recorded in this capture: the stream's next node
+        // follows what the record followed (a join). Else an error.
         return match recorded {
-            Recorded::Captured { capture, .. } if capture == c.id => Ok(()),
+            Recorded::Captured { capture, .. } if capture == c.id => {
+                c.merge(id, event);
+                Ok(())
+            }
             Recorded::Captured { .. } => {
                 c.invalidated = true;
                 Err(STREAM_CAPTURE_MERGE)
@@ -195,15 +198,26 @@ pub(crate) fn wait_on(
         Recorded::Never => Ok(()),
         Recorded::Queued(p) if s.sched.is_done(p) => Ok(()),
         Recorded::Queued(p) => enqueue(s, id, Op::Wait, vec![p], ctx).map(|_| ()),
-        // A stream joining another stream's capture: not supported.
+        // A stream joins the capture the event was recorded in (a fork):
+        // its work is captured from now on, after what the record followed.
         Recorded::Captured { stream, capture } => {
-            let active = capture_of(&mut s.sched, stream).is_some_and(|c| c.id == capture);
-            invalidate(&mut s.sched, stream, capture);
-            Err(if active {
-                STREAM_CAPTURE_UNSUPPORTED
-            } else {
-                CAPTURED_EVENT
-            })
+            let active =
+                capture_of(&mut s.sched, stream).is_some_and(|c| c.id == capture && !c.invalidated);
+            if !active || id == LEGACY {
+                invalidate(&mut s.sched, stream, capture);
+                return Err(if active {
+                    STREAM_CAPTURE_IMPLICIT
+                } else {
+                    CAPTURED_EVENT
+                });
+            }
+            if let Some(c) = capture_of(&mut s.sched, stream) {
+                c.merge(id, event);
+            }
+            if let Some(q) = s.sched.queues.get_mut(&id) {
+                q.joined = Some(stream);
+            }
+            Ok(())
         }
     }
 }
@@ -320,12 +334,16 @@ pub(crate) fn record_on(
             return Err(STREAM_CAPTURE_INVALIDATED);
         }
         if external {
-            c.nodes.push(Node::RecordEvent(event));
+            c.push(id, Node::RecordEvent(event));
             return Ok(());
         }
+        let frontier = c.frontier.get(&id).cloned().unwrap_or_default();
+        c.recorded.insert(event, frontier);
+        let capture = c.id;
+        let owner = crate::capture::owner_of(&s.sched, id).unwrap_or(id);
         let recorded = Recorded::Captured {
-            stream: id,
-            capture: c.id,
+            stream: owner,
+            capture,
         };
         if let Some(e) = s.sched.events.get_mut(&event) {
             e.generation += 1;

@@ -329,3 +329,92 @@ fn a_graph_built_node_by_node_runs_in_dependency_order_and_updates() {
         assert_eq!((api.stream_destroy)(stream), 0);
     }
 }
+
+/// Stream capture across streams: two streams join a capture by waiting on
+/// an event recorded in it (fork) and are joined back by the capturing
+/// stream's waits; the graph's edges follow the waits; a capture whose
+/// joined stream was not joined back ends with
+/// CUDA_ERROR_STREAM_CAPTURE_UNJOINED.
+#[test]
+fn a_capture_forks_to_other_streams_and_joins_them_back() {
+    let api = api();
+    let lib = library();
+    let nodes_of = sym!(lib, b"cuGraphGetNodes", List);
+    let roots_of = sym!(lib, b"cuGraphGetRootNodes", List);
+    let deps_of = sym!(lib, b"cuGraphNodeGetDependencies", List);
+    let type_of = sym!(
+        lib,
+        b"cuGraphNodeGetType",
+        unsafe extern "C" fn(Handle, *mut c_int) -> u32
+    );
+    let null = std::ptr::null_mut();
+    // SAFETY: the driver API with valid handles and pointers.
+    unsafe {
+        let (s1, s2, s3) = (api.stream(), api.stream(), api.stream());
+        let (fork, e2, e3) = (api.event(0), api.event(0), api.event(0));
+        let n = 256usize;
+        let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let dx = api.buffer(&vec![0.0; n]);
+        let dy = api.buffer(&vec![0.0; n]);
+        let calls = AtomicUsize::new(0);
+        assert_eq!((api.begin_capture)(s1, CAPTURE_THREAD_LOCAL), 0);
+        assert_eq!((api.event_record)(fork, s1), 0);
+        assert_eq!((api.stream_wait)(s2, fork, 0), 0);
+        assert_eq!((api.stream_wait)(s3, fork, 0), 0);
+        let mut status = -1;
+        assert_eq!((api.is_capturing)(s2, &mut status), 0);
+        assert_eq!(status, 1, "s2 joined the capture");
+        assert_eq!((api.htod_async)(dx, x.as_ptr() as _, n * 4, s2), 0);
+        assert_eq!((api.event_record)(e2, s2), 0);
+        assert_eq!((api.memset32_async)(dy, 1f32.to_bits(), n, s3), 0);
+        let data = &calls as *const AtomicUsize as *mut c_void;
+        assert_eq!((api.host_func)(s3, Some(count_call), data), 0);
+        assert_eq!((api.event_record)(e3, s3), 0);
+        assert_eq!((api.stream_wait)(s1, e2, 0), 0);
+        assert_eq!((api.stream_wait)(s1, e3, 0), 0);
+        assert_eq!(api.saxpy(n as c_int, 2.0, dx, dy, s1), 0);
+        let mut graph: Handle = null;
+        assert_eq!((api.end_capture)(s1, &mut graph), 0);
+        assert_eq!((api.is_capturing)(s2, &mut status), 0);
+        assert_eq!(status, 0, "the joined streams left with the capture's end");
+        // copy (s2), memset and host function (s3), then the kernel.
+        let nodes = listed(*nodes_of, graph);
+        assert_eq!(nodes.len(), 4);
+        let types: Vec<c_int> = nodes
+            .iter()
+            .map(|&node| {
+                let mut t = -1;
+                assert_eq!(type_of(node, &mut t), 0);
+                t
+            })
+            .collect();
+        assert_eq!(types, vec![1, 2, 3, 0]);
+        assert_eq!(listed(*roots_of, graph), vec![nodes[0], nodes[1]]);
+        assert_eq!(listed(*deps_of, nodes[2]), vec![nodes[1]]);
+        assert_eq!(listed(*deps_of, nodes[3]), vec![nodes[0], nodes[2]]);
+        let mut exec: Handle = null;
+        assert_eq!((api.instantiate)(&mut exec, graph, 0), 0);
+        assert_eq!((api.graph_launch)(exec, s1), 0);
+        assert_eq!((api.stream_synchronize)(s1), 0);
+        let want: Vec<f32> = x.iter().map(|v| 2.0 * v + 1.0).collect();
+        assert_eq!(api.read(dy, n), want);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // A stream forked off and never joined back.
+        assert_eq!((api.begin_capture)(s1, CAPTURE_THREAD_LOCAL), 0);
+        assert_eq!((api.event_record)(fork, s1), 0);
+        assert_eq!((api.stream_wait)(s2, fork, 0), 0);
+        assert_eq!((api.memset32_async)(dy, 0, n, s2), 0);
+        let mut unjoined: Handle = null;
+        assert_eq!(
+            (api.end_capture)(s1, &mut unjoined),
+            904,
+            "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"
+        );
+        assert!(unjoined.is_null());
+        assert_eq!((api.exec_destroy)(exec), 0);
+        assert_eq!((api.graph_destroy)(graph), 0);
+        for s in [s1, s2, s3] {
+            assert_eq!((api.stream_destroy)(s), 0);
+        }
+    }
+}
