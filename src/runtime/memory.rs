@@ -586,7 +586,9 @@ impl GlobalMemory {
         let word = u64::from_le_bytes([byte; 8]);
         self.for_each_part(off, len, |part| match part {
             Part::Access { at, n, .. } => self.store(at, n as u64, word),
-            Part::Words { words, .. } => words.iter().for_each(|w| w.store(word, Ordering::Relaxed)),
+            Part::Words { words, .. } => {
+                words.iter().for_each(|w| w.store(word, Ordering::Relaxed))
+            }
         });
     }
 
