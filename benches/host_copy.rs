@@ -20,12 +20,14 @@ fn host_copy(c: &mut Criterion) {
             b.iter(|| dst.copy_from_slice(std::hint::black_box(&src)))
         });
         for skew in [0u64, 1] {
-            group.bench_function(BenchmarkId::new(format!("device write +{skew}"), bytes), |b| {
-                b.iter(|| dev.write(addr + skew, std::hint::black_box(&src)).unwrap())
-            });
-            group.bench_function(BenchmarkId::new(format!("device read +{skew}"), bytes), |b| {
-                b.iter(|| dev.read(addr + skew, &mut dst).unwrap())
-            });
+            group.bench_function(
+                BenchmarkId::new(format!("device write +{skew}"), bytes),
+                |b| b.iter(|| dev.write(addr + skew, std::hint::black_box(&src)).unwrap()),
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("device read +{skew}"), bytes),
+                |b| b.iter(|| dev.read(addr + skew, &mut dst).unwrap()),
+            );
         }
     }
     group.finish();
