@@ -324,13 +324,23 @@ pub unsafe extern "C" fn cuGraphClone(clone: *mut Handle, original: Handle) -> C
     }))
 }
 
+/// Kernel node `node`'s graph and index, with the ops new parameters make.
+unsafe fn new_kernel_ops(
+    s: &mut State,
+    node: Handle,
+    p: *const KernelNodeParams,
+    v2: bool,
+) -> Result<(usize, usize, Vec<crate::ops::Node>), CUresult> {
+    let (g, i) = find(s, node)?;
+    if s.sched.graphs[&g].nodes[i].kind != KERNEL {
+        return Err(INVALID_VALUE);
+    }
+    Ok((g, i, kernel_ops(s, p, v2)?))
+}
+
 unsafe fn set_kernel(node: Handle, p: *const KernelNodeParams, v2: bool) -> CUresult {
     done(with_state(|s| {
-        let (g, i) = find(s, node)?;
-        if s.sched.graphs[&g].nodes[i].kind != KERNEL {
-            return Err(INVALID_VALUE);
-        }
-        let ops = kernel_ops(s, p, v2)?;
+        let (g, i, ops) = new_kernel_ops(s, node, p, v2)?;
         graph_mut(s, g as Handle)?.nodes[i].ops = ops;
         Ok(())
     }))
@@ -359,11 +369,7 @@ unsafe fn exec_set_kernel(
     v2: bool,
 ) -> CUresult {
     done(with_state(|s| {
-        let (g, i) = find(s, node)?;
-        if s.sched.graphs[&g].nodes[i].kind != KERNEL {
-            return Err(INVALID_VALUE);
-        }
-        let ops = kernel_ops(s, p, v2)?;
+        let (_, _, ops) = new_kernel_ops(s, node, p, v2)?;
         let e = s
             .sched
             .execs
