@@ -11,7 +11,7 @@ mod common;
 
 use warpjit::runtime::texture::{ArrayDesc, Resource};
 use warpjit::runtime::{Device, Engine, KernelArg, LaunchConfig, ModuleId, Options};
-use warpjit::sem::texture::{AddressMode, ChannelType, Format, Sampler};
+use warpjit::sem::texture::{AddressMode, ChannelType, Cube, Format, Sampler};
 use warpjit::Error;
 
 const ENGINES: [Engine; 2] = [Engine::Interp, Engine::Jit];
@@ -88,6 +88,7 @@ fn array_2d(dev: &mut Device, w: u64, h: u64, layers: u64, depth: u64) -> u64 {
         depth,
         layers,
         surface: true,
+        cube: Cube::No,
     };
     let a = dev.array_create(desc).unwrap();
     let n = (w * h.max(1) * layers.max(1) * depth.max(1)) as usize;
@@ -190,6 +191,7 @@ fn integer_and_normalized_reads() {
             depth: 0,
             layers: 0,
             surface: false,
+            cube: Cube::No,
         };
         let a = dev.array_create(desc).unwrap();
         dev.array_write(a, 0, &[1, 2, 255, 128, 5, 6, 7, 8])
@@ -411,6 +413,7 @@ fn queries_istypep_and_reductions() {
             depth: 0,
             layers: 5,
             surface: true,
+            cube: Cube::No,
         };
         let sa = dev.array_create(desc).unwrap();
         let s = dev.surface_create(Resource::Array(sa)).unwrap();
@@ -449,25 +452,20 @@ fn kernel_with(body: &str) -> String {
 fn forms_not_executed_are_unsupported_at_their_line() {
     let cases = [
         (
-            "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];",
-            "cube",
+            "tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}];",
+            "multisample",
         ),
         (
             "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f5, %f6}];",
             "sampler",
         ),
         (
-            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};",
-            "offsets",
-        ),
-        (
             "sust.p.2d.v4.b32.trap [%rd1, {%r1, %r2}], {%r3, %r4, %r5, %r6};",
             "formatted",
         ),
-        ("txq.level.width.b32 %r1, [%rd1], %r2;", "mipmap"),
         (
-            "tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];",
-            "2D",
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2}, %f7;",
+            "depth compare",
         ),
     ];
     for (line, what) in cases {

@@ -8,7 +8,7 @@
 
 use super::*;
 use warpjit::runtime::texture::{ArrayDesc, Object, Resource};
-use warpjit::sem::texture::{AddressMode, ChannelType, Format, Sampler};
+use warpjit::sem::texture::{AddressMode, ChannelType, Cube, Format, Sampler};
 
 /// `CUDA_ARRAY_DESCRIPTOR`.
 #[repr(C)]
@@ -55,6 +55,7 @@ pub struct TextureDesc {
 
 const LAYERED: c_uint = 0x01;
 const SURFACE_LDST: c_uint = 0x02;
+const CUBEMAP: c_uint = 0x04;
 const TEXTURE_GATHER: c_uint = 0x08;
 const READ_AS_INTEGER: c_uint = 0x01;
 const NORMALIZED_COORDINATES: c_uint = 0x02;
@@ -100,6 +101,7 @@ pub unsafe extern "C" fn cuArrayCreate_v2(arr: *mut Handle, d: *const ArrayDescr
         depth: 0,
         layers: 0,
         surface: false,
+        cube: Cube::No,
     };
     create_array(desc, arr)
 }
@@ -112,24 +114,35 @@ pub unsafe extern "C" fn cuArray3DCreate_v2(
     let Some(d) = d.as_ref() else {
         return INVALID_VALUE;
     };
-    if d.flags & !(LAYERED | SURFACE_LDST | TEXTURE_GATHER) != 0 {
-        return NOT_SUPPORTED; // cubemaps, sparse, depth textures...
+    if d.flags & !(LAYERED | SURFACE_LDST | CUBEMAP | TEXTURE_GATHER) != 0 {
+        return NOT_SUPPORTED; // sparse, depth textures...
     }
     let format = match format(d.format, d.channels) {
         Ok(f) => f,
         Err(e) => return e,
     };
     let layered = d.flags & LAYERED != 0;
-    if layered && d.depth == 0 {
+    let cube = d.flags & CUBEMAP != 0;
+    if (layered && d.depth == 0)
+        || (cube && (d.width != d.height || d.depth == 0 || d.depth % 6 != 0))
+        || (cube && !layered && d.depth != 6)
+    {
         return INVALID_VALUE;
     }
+    // A cubemap's six faces (or 6n, layered) are layers.
+    let layers = layered || cube;
     let desc = ArrayDesc {
         format,
         width: d.width as u64,
         height: d.height as u64,
-        depth: if layered { 0 } else { d.depth as u64 },
-        layers: if layered { d.depth as u64 } else { 0 },
+        depth: if layers { 0 } else { d.depth as u64 },
+        layers: if layers { d.depth as u64 } else { 0 },
         surface: d.flags & SURFACE_LDST != 0,
+        cube: match (cube, layered) {
+            (false, _) => Cube::No,
+            (true, false) => Cube::Single,
+            (true, true) => Cube::Layered,
+        },
     };
     create_array(desc, arr)
 }
@@ -175,8 +188,12 @@ pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
     arr: Handle,
 ) -> CUresult {
     done(array_desc(arr).and_then(|a| {
-        let flags =
-            if a.layers > 0 { LAYERED } else { 0 } | if a.surface { SURFACE_LDST } else { 0 };
+        let flags = match a.cube {
+            Cube::No if a.layers > 0 => LAYERED,
+            Cube::No => 0,
+            Cube::Single => CUBEMAP,
+            Cube::Layered => CUBEMAP | LAYERED,
+        } | if a.surface { SURFACE_LDST } else { 0 };
         let v = Array3dDescriptor {
             width: a.width as usize,
             height: a.height as usize,

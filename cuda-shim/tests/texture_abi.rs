@@ -358,3 +358,49 @@ fn textures_and_surfaces_over_arrays() {
         assert_eq!(destroy_arr(plain_arr), 0);
     }
 }
+
+#[test]
+fn cubemap_arrays_are_six_square_layers() {
+    const LAYERED: c_uint = 0x01;
+    const CUBEMAP: c_uint = 0x04;
+    let lib = library();
+    context(&lib);
+    let create = sym!(lib, b"cuArray3DCreate_v2", ArrayCreate);
+    let get = sym!(
+        lib,
+        b"cuArray3DGetDescriptor_v2",
+        unsafe extern "C" fn(*mut Array3dDescriptor, Handle) -> u32
+    );
+    let desc = |w: usize, h: usize, depth: usize, flags: c_uint| Array3dDescriptor {
+        width: w,
+        height: h,
+        depth,
+        format: FLOAT,
+        channels: 1,
+        flags,
+    };
+    let ok = [
+        desc(8, 8, 6, CUBEMAP),
+        desc(8, 8, 12, CUBEMAP | LAYERED | SURFACE_LDST),
+    ];
+    for d in ok {
+        let mut arr: Handle = std::ptr::null_mut();
+        let mut back = Array3dDescriptor::default();
+        // SAFETY: out-pointers to locals, descriptors of cuda.h's layout.
+        unsafe {
+            assert_eq!(create(&mut arr, &d), 0);
+            assert_eq!(get(&mut back, arr), 0);
+        }
+        assert_eq!((back.depth, back.flags), (d.depth, d.flags));
+    }
+    // CUDA_ERROR_INVALID_VALUE: faces not square, not six, not 6n.
+    for d in [
+        desc(8, 4, 6, CUBEMAP),
+        desc(8, 8, 12, CUBEMAP),
+        desc(8, 8, 7, CUBEMAP | LAYERED),
+    ] {
+        let mut arr: Handle = std::ptr::null_mut();
+        // SAFETY: as above.
+        unsafe { assert_eq!(create(&mut arr, &d), 1) };
+    }
+}

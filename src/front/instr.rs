@@ -470,6 +470,11 @@ pub enum OperandKind {
     Imm(Imm),
     /// `{a, b, c, d}`.
     Vector(Vec<Operand>),
+    /// `{a, b, c, d}|p`: `tex`/`tld4`'s results and residency predicate.
+    VectorPred {
+        items: Vec<Operand>,
+        pred: String,
+    },
     /// `[base+offset]`, `[symbol]`, `[imm]` (base `None`: an absolute address).
     Address {
         base: Option<String>,

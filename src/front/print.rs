@@ -358,6 +358,10 @@ fn write_operand(out: &mut String, op: &Operand) -> fmt::Result {
         OperandKind::SymbolOffset { name, offset } => write!(out, "{name}+{offset}"),
         OperandKind::Imm(imm) => write_imm(out, *imm),
         OperandKind::Vector(items) => write_list(out, items, '{', '}'),
+        OperandKind::VectorPred { items, pred } => {
+            write_list(out, items, '{', '}')?;
+            write!(out, "|{pred}")
+        }
         OperandKind::Address { base, offset } => match base {
             Some(b) => {
                 write!(out, "[{b}")?;

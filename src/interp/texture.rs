@@ -17,7 +17,9 @@ use crate::ir::{Op, OpKind, Space};
 use crate::runtime::memory::AccessFault;
 use crate::runtime::texture::Object;
 use crate::sanitizer::Rw;
-use crate::sem::texture::{self, Coords, HandleKind, SurfPlace, SurfView, TexOp, TexView};
+use crate::sem::texture::{
+    self, ChannelType, Coords, Cube, HandleKind, SurfPlace, SurfView, TexOp, TexView,
+};
 
 impl Warp {
     pub(super) fn texture(&mut self, cta: &mut Cta, op: &Op, mask: u32) -> Result<(), Fault> {
@@ -39,34 +41,59 @@ impl Warp {
                     self.write(cta, op.dsts[0], l, yes as u64);
                 }
                 TexOp::Txq(q) => {
-                    let view = self.tex_view(cta, op, h, l)?;
+                    let view = self.tex_view(cta, op, h, l, None)?;
                     self.write(cta, op.dsts[0], l, view.query(q).unwrap_or(0) as u64);
+                }
+                TexOp::TxqLevel(q) => {
+                    let view = self.tex_view(cta, op, h, l, None)?;
+                    let lod = arg(self, 1) as u32 as i32;
+                    self.write(cta, op.dsts[0], l, view.level_query(q, lod) as u64);
                 }
                 TexOp::Suq(q) => {
                     let view = self.surf_view(cta, op, h, l)?;
                     self.write(cta, op.dsts[0], l, view.query(q).unwrap_or(0) as u64);
                 }
-                TexOp::Tex { int_coords } => {
-                    let view = self.tex_view(cta, op, h, l)?;
+                TexOp::Tex {
+                    int_coords,
+                    cube,
+                    results,
+                } => {
+                    let view = self.tex_view(cta, op, h, l, cube)?;
                     let c = [arg(self, 1), arg(self, 2), arg(self, 3)];
-                    let coords = if int_coords {
-                        Coords::S32(c.map(|v| v as u32 as i32))
-                    } else {
-                        Coords::F32(c.map(|v| f32::from_bits(v as u32)))
-                    };
                     let layer = arg(self, 4) as u32 as i32;
-                    let r = view.fetch(coords, layer, &mut |a, n| {
-                        self.global_load(cta, op, l, a, n)
-                    });
-                    self.write_results(cta, op, l, r?);
+                    let offset = [5, 6, 7].map(|i| arg(self, i) as u32 as i32);
+                    let mut read = |a, n| self.global_load(cta, op, l, a, n);
+                    let r = if cube {
+                        let dir = c.map(|v| f32::from_bits(v as u32));
+                        view.fetch_cube(dir, layer, &mut read)
+                    } else if int_coords {
+                        let coords = Coords::S32(c.map(|v| v as u32 as i32));
+                        view.fetch_offset(coords, layer, offset, &mut read)
+                    } else {
+                        let coords = Coords::F32(c.map(|v| f32::from_bits(v as u32)));
+                        view.fetch_offset(coords, layer, offset, &mut read)
+                    };
+                    let signed = matches!(
+                        view.format.channel,
+                        ChannelType::S8 | ChannelType::S16 | ChannelType::S32
+                    );
+                    let vals = results.values(r?, view.float_results(), signed);
+                    self.write_results(cta, op, l, &vals);
                 }
-                TexOp::Tld4 { comp } => {
-                    let view = self.tex_view(cta, op, h, l)?;
-                    let c = [arg(self, 1), arg(self, 2)].map(|v| f32::from_bits(v as u32));
-                    let r = view.gather(comp as usize, c, &mut |a, n| {
-                        self.global_load(cta, op, l, a, n)
-                    });
-                    self.write_results(cta, op, l, r?);
+                TexOp::Tld4 { comp, cube } => {
+                    let view = self.tex_view(cta, op, h, l, cube)?;
+                    let c = [arg(self, 1), arg(self, 2), arg(self, 3)]
+                        .map(|v| f32::from_bits(v as u32));
+                    let layer = arg(self, 4) as u32 as i32;
+                    let offset = [5, 6].map(|i| arg(self, i) as u32 as i32);
+                    let mut read = |a, n| self.global_load(cta, op, l, a, n);
+                    let r = if cube {
+                        view.gather_cube(comp as usize, c, layer, &mut read)
+                    } else {
+                        view.gather(comp as usize, [c[0], c[1]], layer, offset, &mut read)
+                    };
+                    let vals = r?.map(|v| v as u64);
+                    self.write_results(cta, op, l, &vals);
                 }
                 TexOp::Suld { bytes, oob } => {
                     let view = self.surf_view(cta, op, h, l)?;
@@ -117,9 +144,15 @@ impl Warp {
         Ok(())
     }
 
-    fn write_results(&mut self, cta: &Cta, op: &Op, l: usize, r: [u32; 4]) {
-        for (&d, v) in op.dsts.iter().zip(r) {
-            self.write(cta, d, l, v as u64);
+    /// `tex`/`tld4`'s results, and `true` to the residency predicate if
+    /// the instruction has one (the destination after them: every texel of
+    /// a dense resource is resident, there are no sparse arrays).
+    fn write_results(&mut self, cta: &Cta, op: &Op, l: usize, r: &[u64]) {
+        for (&d, &v) in op.dsts.iter().zip(r) {
+            self.write(cta, d, l, v);
+        }
+        if let Some(&p) = op.dsts.get(r.len()) {
+            self.write(cta, p, l, 1);
         }
     }
 
@@ -128,12 +161,34 @@ impl Warp {
         self.fault(cta, FaultKind::BadHandle, l as u32, Some(op), msg)
     }
 
-    fn tex_view(&self, cta: &Cta, op: &Op, h: u64, l: usize) -> Result<TexView, Fault> {
-        cta.ctx
+    /// The texture object `h`; `cube`: whether the instruction reads
+    /// cubemaps (`.cube`/`.acube`), which must match the texture's kind
+    /// (`None`: any texture).
+    fn tex_view(
+        &self,
+        cta: &Cta,
+        op: &Op,
+        h: u64,
+        l: usize,
+        cube: impl Into<Option<bool>>,
+    ) -> Result<TexView, Fault> {
+        let view = cta
+            .ctx
             .textures
             .texture(h)
             .copied()
-            .ok_or_else(|| self.bad_handle(cta, op, l, h, "texture"))
+            .ok_or_else(|| self.bad_handle(cta, op, l, h, "texture"))?;
+        match cube.into() {
+            Some(c) if c != (view.layout.cube != Cube::No) => {
+                let msg = if c {
+                    format!("{h:#x} is not a cubemap texture (the instruction reads cubemaps)")
+                } else {
+                    format!("{h:#x} is a cubemap texture (read with `.cube` or `.acube`)")
+                };
+                Err(self.fault(cta, FaultKind::BadHandle, l as u32, Some(op), msg))
+            }
+            _ => Ok(view),
+        }
     }
 
     fn surf_view(&self, cta: &Cta, op: &Op, h: u64, l: usize) -> Result<SurfView, Fault> {

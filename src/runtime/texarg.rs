@@ -4,11 +4,15 @@
 //! `tex:GEOM:FORMAT:SIZE:FILE[:OPTION]...` makes a texture object:
 //! - GEOM: `linear` (a linear buffer, what `tex1Dfetch` reads), `pitch2d`
 //!   (rows in linear memory, pitch rounded up to 32 bytes), or a CUDA
-//!   array: `1d`, `2d`, `3d`, `a1d`, `a2d` (layered);
+//!   array: `1d`, `2d`, `3d`, `a1d`, `a2d` (layered), `cube` (a cubemap:
+//!   six square faces, `+x -x +y -y +z -z`), `acube` (layered cubemaps);
 //! - FORMAT: `TYPExN`, TYPE one of `u8 s8 u16 s16 u32 s32 f16 f32`, N
 //!   channels 1, 2 or 4 (`f32x1`, `u8x4`);
-//! - SIZE: `W`, `WxH`, `WxHxD`; layered arrays `WxL` (`a1d`), `WxHxL` (`a2d`);
-//! - FILE: the texels, x fastest, then y, z, layer (exactly the size);
+//! - SIZE: `W`, `WxH`, `WxHxD`; layered arrays `WxL` (`a1d`), `WxHxL`
+//!   (`a2d`); cubemaps `W` (faces of W x W texels), `WxL` (`acube`: L
+//!   cubemaps);
+//! - FILE: the texels, x fastest, then y, z, layer (a cubemap's faces are
+//!   its layers, cubemap `l`'s in layers `6l..6l+5`), exactly the size;
 //! - OPTIONs: `point` (default) or `linear` filtering; `clamp` (default),
 //!   `wrap`, `mirror` or `border` for every dimension, or `addr=M0,M1,M2`
 //!   per dimension; `border=R,G,B,A` (the border colour, default zeros);
@@ -24,7 +28,7 @@ use std::path::{Path, PathBuf};
 use super::texture::{ArrayDesc, Resource};
 use super::Device;
 use crate::error::Error;
-use crate::sem::texture::{AddressMode, ChannelType, Format, Sampler};
+use crate::sem::texture::{AddressMode, ChannelType, Cube, Format, Sampler};
 
 /// A texture or surface argument.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +54,8 @@ pub enum Geom {
     D3,
     A1d,
     A2d,
+    Cube,
+    Acube,
 }
 
 /// Row pitch of `pitch2d` textures: CUDA's texture pitch alignment.
@@ -100,9 +106,11 @@ pub fn parse(surface: bool, rest: &str, spec: &str) -> Result<ObjectSpec, String
         "3d" => Geom::D3,
         "a1d" => Geom::A1d,
         "a2d" => Geom::A2d,
+        "cube" => Geom::Cube,
+        "acube" => Geom::Acube,
         g => {
             return Err(e(format!(
-                "`{g}` is not a geometry (linear pitch2d 1d 2d 3d a1d a2d; surfaces: arrays)"
+                "`{g}` is not a geometry (linear pitch2d 1d 2d 3d a1d a2d cube acube; surfaces: arrays)"
             )))
         }
     };
@@ -117,8 +125,8 @@ pub fn parse(surface: bool, rest: &str, spec: &str) -> Result<ObjectSpec, String
         .collect::<Option<_>>()
         .ok_or_else(|| e(format!("`{size}` is not a size (W, WxH, WxHxD)")))?;
     let want = match geom {
-        Geom::Linear | Geom::D1 => 1,
-        Geom::Pitch2d | Geom::D2 | Geom::A1d => 2,
+        Geom::Linear | Geom::D1 | Geom::Cube => 1,
+        Geom::Pitch2d | Geom::D2 | Geom::A1d | Geom::Acube => 2,
         Geom::D3 | Geom::A2d => 3,
     };
     if dims.len() != want {
@@ -127,6 +135,8 @@ pub fn parse(surface: bool, rest: &str, spec: &str) -> Result<ObjectSpec, String
     let size = match geom {
         Geom::A1d => [dims[0], 1, 1, dims[1]],
         Geom::A2d => [dims[0], dims[1], 1, dims[2]],
+        Geom::Cube => [dims[0], dims[0], 1, 6],
+        Geom::Acube => [dims[0], dims[0], 1, 6 * dims[1]],
         _ => [
             dims[0],
             *dims.get(1).unwrap_or(&1),
@@ -271,6 +281,11 @@ pub(super) fn create(
                 depth: if g == Geom::D3 { d } else { 0 },
                 layers,
                 surface: s.surface,
+                cube: match g {
+                    Geom::Cube => Cube::Single,
+                    Geom::Acube => Cube::Layered,
+                    _ => Cube::No,
+                },
             };
             let a = dev.array_create(desc)?;
             dev.array_write(a, 0, &data)?;
@@ -315,5 +330,10 @@ mod tests {
         assert!(parse(false, "2d:f32x1:4:i.bin", "x").is_err());
         assert!(parse(true, "linear:f32x1:4:i.bin", "x").is_err());
         assert!(parse(false, "1d:f32x1:4:i.bin:bilinear", "x").is_err());
+        let c = parse(false, "cube:f32x1:8:c.bin:linear", "x").unwrap();
+        assert_eq!((c.geom, c.size), (Geom::Cube, [8, 8, 1, 6]));
+        let c = parse(true, "acube:u8x4:4x3:-", "x").unwrap();
+        assert_eq!((c.geom, c.size), (Geom::Acube, [4, 4, 1, 18]));
+        assert!(parse(false, "cube:f32x1:8x8:c.bin", "x").is_err());
     }
 }

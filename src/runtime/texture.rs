@@ -12,11 +12,13 @@
 use std::collections::HashMap;
 
 use crate::error::Error;
-use crate::sem::texture::{Format, Layout, Sampler, SurfView, TexView};
+use crate::sem::texture::{Cube, Format, Layout, Sampler, SurfView, TexView};
 
 /// What an array holds: `height` 0 for 1D, `depth` 0 below 3D; `layers`
 /// nonzero for layered arrays (1D layered: `height` 0; 2D layered:
-/// `depth` 0), as `CUDA_ARRAY3D_DESCRIPTOR` says.
+/// `depth` 0), as `CUDA_ARRAY3D_DESCRIPTOR` says. A cubemap is 2D layered
+/// with square faces, `layers` its faces: 6, or `6n` for `n` layered
+/// cubemaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArrayDesc {
     pub format: Format,
@@ -26,6 +28,8 @@ pub struct ArrayDesc {
     pub layers: u64,
     /// May back surfaces (`CUDA_ARRAY3D_SURFACE_LDST`).
     pub surface: bool,
+    /// A cubemap (`CUDA_ARRAY3D_CUBEMAP`), layered or not.
+    pub cube: Cube,
 }
 
 impl ArrayDesc {
@@ -44,6 +48,7 @@ impl ArrayDesc {
             base,
             dims,
             layered: self.layers > 0,
+            cube: self.cube,
             linear: false,
             width: self.width,
             height: self.height.max(1),
@@ -178,6 +183,7 @@ impl Textures {
                     base: addr,
                     dims: 1,
                     layered: false,
+                    cube: Cube::No,
                     linear: true,
                     width,
                     height: 1,
@@ -206,6 +212,7 @@ impl Textures {
                     base: addr,
                     dims: 2,
                     layered: false,
+                    cube: Cube::No,
                     linear: false,
                     width,
                     height,
@@ -300,6 +307,9 @@ impl super::Device {
             || !matches!(desc.format.channels, 1 | 2 | 4)
             || (desc.depth > 0 && desc.height == 0)
             || (desc.layers > 0 && desc.depth > 0)
+            || (desc.cube != Cube::No
+                && (desc.height != desc.width || desc.layers == 0 || desc.layers % 6 != 0))
+            || (desc.cube == Cube::Single && desc.layers != 6)
         {
             return Err(bad(format!("invalid array descriptor {desc:?}")));
         }

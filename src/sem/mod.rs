@@ -22,6 +22,7 @@ pub mod mma_volta;
 pub mod tensor;
 pub mod tensor_map;
 pub mod texture;
+pub mod texture_cube;
 #[cfg(test)]
 mod texture_tests;
 pub mod video;

@@ -124,6 +124,17 @@ impl AddressMode {
     }
 }
 
+/// Whether a 2D layered resource is a cubemap: its layers are the faces
+/// `+x, -x, +y, -y, +z, -z` of one cube (`layers` 6) or of `layers / 6`
+/// cubes (a layered cubemap, cube `l` in layers `6l..6l+5`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Cube {
+    #[default]
+    No,
+    Single,
+    Layered,
+}
+
 /// Where a resource's texels lie: texel `(x, y, z, layer)` is at
 /// `base + layer·layer_stride + z·slice + y·pitch + x·format bytes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -131,8 +142,9 @@ pub struct Layout {
     pub base: u64,
     /// 1, 2 or 3.
     pub dims: u8,
-    /// Layered (1D or 2D arrays of layers).
+    /// Layered (1D or 2D arrays of layers; a cubemap's faces are layers).
     pub layered: bool,
+    pub cube: Cube,
     /// Linear memory read by `tex1Dfetch`: integer indices, out-of-range
     /// fetches read zeros, no sampling.
     pub linear: bool,
@@ -304,12 +316,28 @@ impl TexView {
         layer: i32,
         read: &mut dyn FnMut(u64, u64) -> Result<u64, E>,
     ) -> Result<[u32; 4], E> {
+        self.fetch_offset(coords, layer, [0; 3], read)
+    }
+
+    /// [`Self::fetch`] with `tex`'s offset operand: texel offsets added to
+    /// the texel indices the coordinates give (after normalized
+    /// coordinates are scaled, before address modes), as to the indices of
+    /// both corners of a linear filter's footprint.
+    pub fn fetch_offset<E>(
+        &self,
+        coords: Coords,
+        layer: i32,
+        offset: [i32; 3],
+        read: &mut dyn FnMut(u64, u64) -> Result<u64, E>,
+    ) -> Result<[u32; 4], E> {
         let layer = self.layer(layer);
+        let off = offset.map(|o| o as i64);
         if self.layout.linear {
-            let i = match coords {
-                Coords::S32(c) => c[0] as i64,
-                Coords::F32(c) => c[0].floor() as i64,
-            };
+            let i = off[0]
+                + match coords {
+                    Coords::S32(c) => c[0] as i64,
+                    Coords::F32(c) => c[0].floor() as i64,
+                };
             if i < 0 || i as u64 >= self.layout.width {
                 return Ok([0; 4]);
             }
@@ -318,7 +346,7 @@ impl TexView {
         let dims = self.layout.dims as usize;
         let c = match coords {
             Coords::S32(c) => {
-                let idx = [c[0] as i64, c[1] as i64, c[2] as i64];
+                let idx = [0, 1, 2].map(|d| c[d] as i64 + off[d]);
                 return self.texel(idx, layer, read);
             }
             Coords::F32(c) => c,
@@ -326,7 +354,7 @@ impl TexView {
         if !self.sampler.linear_filter || !self.float_results() {
             let mut idx = [0i64; 3];
             for d in 0..dims {
-                idx[d] = floor_index(self.scaled(d, c[d]));
+                idx[d] = floor_index(self.scaled(d, c[d])) + off[d];
             }
             return self.texel(idx, layer, read);
         }
@@ -334,6 +362,7 @@ impl TexView {
         let mut w = [0u64; 3];
         for d in 0..dims {
             (base[d], w[d]) = linear_weight_fixed(self.scaled(d, c[d]));
+            base[d] += off[d];
         }
         let unorm = self.sampler.read_normalized
             && matches!(self.format.channel, ChannelType::U8 | ChannelType::U16);
@@ -372,23 +401,29 @@ impl TexView {
     /// `tld4.comp.2d`: channel `comp` of the four texels a linear filter
     /// would read at `c`, counter-clockwise from the lower left:
     /// `T[i,j+1], T[i+1,j+1], T[i+1,j], T[i,j]`.
+    /// `layer` selects the layer of a 2D layered texture; `offset` is
+    /// `tld4`'s texel offset operand (added to `i` and `j`).
     pub fn gather<E>(
         &self,
         comp: usize,
         c: [f32; 2],
+        layer: i32,
+        offset: [i32; 2],
         read: &mut dyn FnMut(u64, u64) -> Result<u64, E>,
     ) -> Result<[u32; 4], E> {
+        let layer = self.layer(layer);
         let (i, _) = linear_weight(self.scaled(0, c[0]));
         let (j, _) = linear_weight(self.scaled(1, c[1]));
+        let (i, j) = (i + offset[0] as i64, j + offset[1] as i64);
         let mut out = [0u32; 4];
         for (o, (di, dj)) in out.iter_mut().zip([(0, 1), (1, 1), (1, 0), (0, 0)]) {
-            *o = self.texel([i + di, j + dj, 0], 0, read)?[comp];
+            *o = self.texel([i + di, j + dj, 0], layer, read)?[comp];
         }
         Ok(out)
     }
 
     /// A layer index clamped to the texture's layers.
-    fn layer(&self, layer: i32) -> u64 {
+    pub(super) fn layer(&self, layer: i32) -> u64 {
         if self.layout.layered {
             (layer as i64).clamp(0, self.layout.layers as i64 - 1) as u64
         } else {
@@ -544,6 +579,41 @@ pub enum HandleKind {
     Surfref,
 }
 
+/// How `tex` returns its four channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexResults {
+    /// `.v4.{f32,s32,u32}`: four 32-bit words.
+    Words,
+    /// `.v4.f16`: each channel as an f16 (16-bit registers).
+    F16,
+    /// `.v2.f16x2`: channels 0 and 1 packed in the first register (0 low),
+    /// 2 and 3 in the second.
+    F16x2,
+}
+
+impl TexResults {
+    /// The destination registers' values from the four channel words
+    /// (`float`: the words are f32 bits, else integers, `signed` or not):
+    /// converted to f16, rounded to nearest even, for the f16 forms.
+    pub fn values(self, w: [u32; 4], float: bool, signed: bool) -> Vec<u64> {
+        let h = |v: u32| -> u64 {
+            let x = if float {
+                f32::from_bits(v)
+            } else if signed {
+                v as i32 as f32
+            } else {
+                v as f32
+            };
+            half::f16::from_f32(x).to_bits() as u64
+        };
+        match self {
+            TexResults::Words => w.iter().map(|&v| v as u64).collect(),
+            TexResults::F16 => w.iter().map(|&v| h(v)).collect(),
+            TexResults::F16x2 => vec![h(w[0]) | h(w[1]) << 16, h(w[2]) | h(w[3]) << 16],
+        }
+    }
+}
+
 /// A texture or surface instruction (`OpKind::Texture`). Sources: the
 /// handle, then for fetches and surface accesses the coordinates `x, y,
 /// z, layer` (bits of f32 or s32 values; unused ones 0), then `sust`'s
@@ -551,15 +621,24 @@ pub enum HandleKind {
 /// results, `suld`'s values, the query's or `istypep`'s answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TexOp {
-    /// `tex` (`.level`/`.grad` read level 0: objects have no mipmaps).
+    /// `tex` (`.level`/`.grad` read level 0: objects have no mipmaps);
+    /// `cube`: `.cube`/`.acube`, the coordinates a direction. Sources 5..8
+    /// are the texel offsets (zeros without an offset operand).
     Tex {
         int_coords: bool,
+        cube: bool,
+        results: TexResults,
     },
-    /// `tld4.{r,g,b,a}.2d`: channel 0..3.
+    /// `tld4.{r,g,b,a}.{2d,a2d,cube,acube}`: channel 0..3; sources 5
+    /// and 6 the texel offsets.
     Tld4 {
         comp: u8,
+        cube: bool,
     },
     Txq(Query),
+    /// `txq.level.{width,height,depth}`: the size of a mipmap level (the
+    /// level of detail the second source).
+    TxqLevel(Query),
     Suq(Query),
     /// `suld.b`: `bytes` per destination register.
     Suld {
@@ -596,6 +675,18 @@ impl TexView {
     }
 }
 
+impl TexView {
+    /// `txq.level`'s answer: level `lod`'s width, height or depth; a
+    /// texture object has one level, so level 0 gives the texture's size
+    /// and any other level 0 (it has none).
+    pub fn level_query(&self, q: Query, lod: i32) -> u32 {
+        if lod != 0 {
+            return 0;
+        }
+        layout_query(&self.layout, self.format, q).unwrap_or(0)
+    }
+}
+
 impl SurfView {
     /// `suq`'s answer (`None`: not an attribute of surfaces).
     pub fn query(&self, q: Query) -> Option<u32> {
@@ -616,7 +707,8 @@ fn layout_query(l: &Layout, f: Format, q: Query) -> Option<u32> {
         Query::Height if l.dims >= 2 => l.height as u32,
         Query::Depth if l.dims >= 3 => l.depth as u32,
         Query::Height | Query::Depth => 0,
-        Query::ArraySize if l.layered => l.layers as u32,
+        Query::ArraySize if l.cube == Cube::Layered => (l.layers / 6) as u32,
+        Query::ArraySize if l.layered && l.cube == Cube::No => l.layers as u32,
         Query::ArraySize => 0,
         Query::ChannelDataType => f.channel.cuda_format(),
         Query::ChannelOrder => f.channels as u32,

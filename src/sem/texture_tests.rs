@@ -23,6 +23,7 @@ fn layout(dims: u8, w: u64, h: u64, fb: u64) -> Layout {
         base: 0,
         dims,
         layered: false,
+        cube: Cube::No,
         linear: false,
         width: w,
         height: h,
@@ -176,7 +177,9 @@ fn gather_order_is_counter_clockwise_from_lower_left() {
         format: F1,
         sampler: sampler(AddressMode::Clamp, false, false),
     };
-    let r = t.gather(0, [1.0, 1.0], &mut mem(f32s(&D))).unwrap();
+    let r = t
+        .gather(0, [1.0, 1.0], 0, [0; 2], &mut mem(f32s(&D)))
+        .unwrap();
     // T[0,1], T[1,1], T[1,0], T[0,0].
     assert_eq!(r.map(f32::from_bits), [30.0, 40.0, 20.0, 10.0]);
 }

@@ -111,7 +111,10 @@ fn operand(op: &mut Operand, local: &HashSet<String>, f: &mut dyn FnMut(&mut Str
         OperandKind::Address {
             base: Some(name), ..
         } => name,
-        OperandKind::Vector(ops) | OperandKind::AddressList(ops) | OperandKind::List(ops) => {
+        OperandKind::Vector(ops)
+        | OperandKind::VectorPred { items: ops, .. }
+        | OperandKind::AddressList(ops)
+        | OperandKind::List(ops) => {
             for o in ops {
                 operand(o, local, f);
             }

@@ -30,7 +30,15 @@ impl<'a> Ctx<'a> {
             }
             '{' => {
                 let (rest, items) = self.operand_list(&i[1..], '}', depth)?;
-                (rest, OperandKind::Vector(items))
+                match rest.trim_start().strip_prefix('|') {
+                    Some(r) => {
+                        let (r, ()) = ws(r)?;
+                        let (r, pred) = ident(r)?;
+                        let pred = pred.to_string();
+                        (r, OperandKind::VectorPred { items, pred })
+                    }
+                    None => (rest, OperandKind::Vector(items)),
+                }
             }
             '(' => {
                 let (rest, items) = self.operand_list(&i[1..], ')', depth)?;

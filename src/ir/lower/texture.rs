@@ -2,14 +2,16 @@
 //! §9.7.11) in the unified mode, where the texture or surface is an
 //! object handle (a `.b64` register or parameter), to `OpKind::Texture`.
 //!
-//! Forms: `tex{.level,.grad}.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32}`
+//! Forms: `tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{f32,s32,u32}.{f32,s32}`
 //! (objects have no mipmaps: the level of detail and gradients have no
-//! effect), `tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32`, `txq`/`suq` of one
-//! attribute, `suld.b`/`sust.b` (`.b8`..`.b64`, `.v2`/`.v4`, `.trap`,
-//! `.clamp`, `.zero`), `sured.b.{add,min,max,and,or}`, `istypep`. The
-//! independent mode (a separate sampler operand), cube and multisample
-//! geometries, mipmap queries, `sust.p`/`sured.p`, coordinate offsets,
-//! depth compares and residency predicates are refused at their line.
+//! effect; cubemaps take `.f32` directions),
+//! `tld4.{r,g,b,a}.{2d,a2d,cube,acube}.v4.{f32,s32,u32}.f32`, both with
+//! the residency predicate `{..}|p` (a fifth destination), `txq`/`suq` of
+//! one attribute, `txq.level` of a size, `suld.b`/`sust.b` (`.b8`..`.b64`,
+//! `.v2`/`.v4`, `.trap`, `.clamp`, `.zero`), `sured.b.{add,min,max,and,or}`,
+//! `istypep`. The independent mode (a separate sampler operand),
+//! multisample geometries, `sust.p`/`sured.p`, coordinate offsets and depth
+//! compares are refused at their line.
 
 use super::func::FnLower;
 use super::mods::Mods;
@@ -17,13 +19,16 @@ use super::{error, unsupported};
 use crate::front::ast::{Instruction, Kw, Operand, OperandKind, ScalarType};
 use crate::front::{Diagnostic, DiagnosticKind};
 use crate::ir::{OpKind, Reg, Src, Ty, Unit};
-use crate::sem::texture::{HandleKind, Oob, Query, SuredOp, TexOp};
+use crate::sem::texture::{HandleKind, Oob, Query, SuredOp, TexOp, TexResults};
 
-/// A geometry: dimensions, and whether a layer index comes first.
+/// A geometry: dimensions, whether a layer index comes first, and whether
+/// the coordinates are a cubemap direction (`.cube`: `{x, y, z, _}`,
+/// `.acube`: `{layer, x, y, z}`).
 #[derive(Clone, Copy)]
 struct Geom {
     dims: usize,
     layered: bool,
+    cube: bool,
 }
 
 impl Geom {
@@ -43,20 +48,33 @@ impl FnLower<'_> {
         use crate::front::ast::Opcode::*;
         let name = super::instr::instruction_name(ins, ins.opcode);
         let refuse = |what: &str| Err(unsupported(ins.span, format_args!("`{name}`{what}")));
-        if ins
-            .operands
-            .iter()
-            .any(|o| matches!(o.kind, OperandKind::PredPair(..)))
+        if ins.opcode != Tex
+            && ins.opcode != Tld4
+            && ins.operands.iter().any(|o| {
+                matches!(
+                    o.kind,
+                    OperandKind::PredPair(..) | OperandKind::VectorPred { .. }
+                )
+            })
         {
-            return refuse(" with a residency predicate");
+            return Err(error(
+                DiagnosticKind::Semantic,
+                ins.span,
+                format!("`{name}` has no residency predicate"),
+            ));
         }
         match ins.opcode {
             Tex | Tld4 => self.tex(ins, m, &name),
             Txq | Suq => {
-                if m.has(Kw::Level) {
-                    return refuse(" (mipmap levels)");
+                let level = m.has(Kw::Level);
+                if level && ins.opcode == Suq {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        ins.span,
+                        "`suq` has no `.level` form",
+                    ));
                 }
-                let ops = self.operands(ins, 2..=2)?;
+                let ops = self.operands(ins, 2 + level as usize..=2 + level as usize)?;
                 let q = query(m).ok_or_else(|| {
                     error(
                         DiagnosticKind::Semantic,
@@ -89,6 +107,17 @@ impl FnLower<'_> {
                 if !rest.is_empty() {
                     return refuse(" with a sampler operand");
                 }
+                if level {
+                    if !matches!(q, Query::Width | Query::Height | Query::Depth) {
+                        return Err(error(
+                            DiagnosticKind::Semantic,
+                            ins.span,
+                            "`txq.level` queries .width, .height or .depth",
+                        ));
+                    }
+                    let lod = self.src(ins, &ops[2], Ty::S32)?;
+                    return self.emit_texture(ins, TexOp::TxqLevel(q), vec![d], vec![h, lod]);
+                }
                 let op = if surf { TexOp::Suq(q) } else { TexOp::Txq(q) };
                 self.emit_texture(ins, op, vec![d], vec![h])
             }
@@ -120,15 +149,8 @@ impl FnLower<'_> {
     fn tex(&mut self, ins: &Instruction, m: &Mods, name: &str) -> Result<(), Diagnostic> {
         let refuse = |what: &str| Err(unsupported(ins.span, format_args!("`{name}`{what}")));
         let tld4 = ins.opcode == crate::front::ast::Opcode::Tld4;
-        let geom = geometry(m).ok_or_else(|| {
-            unsupported(
-                ins.span,
-                format_args!("`{name}`: cube and multisample textures"),
-            )
-        })?;
-        if m.vector != 4 {
-            return refuse(" (only `.v4` results)");
-        }
+        let geom = geometry(m)
+            .ok_or_else(|| unsupported(ins.span, format_args!("`{name}`: multisample textures")))?;
         let [dty, cty] = m.types.as_slice() else {
             return Err(error(
                 DiagnosticKind::Semantic,
@@ -136,26 +158,43 @@ impl FnLower<'_> {
                 format!("`{name}` needs a result and a coordinate type"),
             ));
         };
-        let dty = match dty {
-            ScalarType::F32 => Ty::F32,
-            ScalarType::S32 => Ty::S32,
-            ScalarType::U32 => Ty::U32,
-            _ => return refuse(" (results other than .f32/.s32/.u32)"),
-        };
-        let int_coords = match cty {
-            ScalarType::F32 => false,
-            ScalarType::S32 if !tld4 => true,
+        let (dty, results) = match (dty, m.vector, tld4) {
+            (ScalarType::F32, 4, _) => (Ty::F32, TexResults::Words),
+            (ScalarType::S32, 4, _) => (Ty::S32, TexResults::Words),
+            (ScalarType::U32, 4, _) => (Ty::U32, TexResults::Words),
+            (ScalarType::F16, 4, false) => (Ty::F16, TexResults::F16),
+            (ScalarType::F16x2, 2, false) => (Ty::F16x2, TexResults::F16x2),
             _ => {
                 return Err(error(
                     DiagnosticKind::Semantic,
                     ins.span,
-                    format!("`{name}`: coordinates are .f32 or .s32"),
+                    format!(
+                        "`{name}` returns .v4 of .f32, .s32 or .u32{}",
+                        if tld4 { "" } else { ", .v4.f16 or .v2.f16x2" }
+                    ),
+                ))
+            }
+        };
+        let int_coords = match cty {
+            ScalarType::F32 => false,
+            ScalarType::S32 if !tld4 && !geom.cube => true,
+            _ => {
+                return Err(error(
+                    DiagnosticKind::Semantic,
+                    ins.span,
+                    format!(
+                        "`{name}`: coordinates are .f32 (or .s32 for `tex` other than cubemaps)"
+                    ),
                 ))
             }
         };
         let op = if tld4 {
-            if geom.dims != 2 || geom.layered {
-                return refuse(" (tld4 reads 2D textures only here)");
+            if geom.dims == 1 || (geom.dims == 3 && !geom.cube) {
+                return Err(error(
+                    DiagnosticKind::Semantic,
+                    ins.span,
+                    format!("`{name}`: `tld4` reads .2d, .a2d, .cube and .acube textures"),
+                ));
             }
             let comp = [Kw::R, Kw::G, Kw::B, Kw::A]
                 .iter()
@@ -167,19 +206,54 @@ impl FnLower<'_> {
                         "`tld4` needs .r, .g, .b or .a",
                     )
                 })?;
-            TexOp::Tld4 { comp: comp as u8 }
+            TexOp::Tld4 {
+                comp: comp as u8,
+                cube: geom.cube,
+            }
         } else {
-            TexOp::Tex { int_coords }
+            TexOp::Tex {
+                int_coords,
+                cube: geom.cube,
+                results,
+            }
         };
         // Extra operands: `.level`'s lod, `.grad`'s two gradients (no
-        // effect without mipmaps); anything else is an offset or a depth
-        // compare.
+        // effect without mipmaps), then the offset vector `e` and the depth
+        // compare `f`, each optional.
         let extra = usize::from(m.has(Kw::Level)) + 2 * usize::from(m.has(Kw::Grad));
         let ops = self.operands(ins, 2..=4 + extra)?;
-        if ops.len() != 2 + extra {
-            return refuse(" with coordinate offsets or a depth compare");
+        let (offset, depth) = match &ops[2 + extra..] {
+            [] => (None, None),
+            [e] if matches!(e.kind, OperandKind::Vector(_)) => (Some(e), None),
+            [f] => (None, Some(f)),
+            [e, f] => (Some(e), Some(f)),
+            _ => unreachable!("at most two operands after the extras"),
+        };
+        if depth.is_some() {
+            return refuse(
+                " with a depth compare (depth textures come from graphics interop, and CUDA's texture descriptor has no comparison function)",
+            );
         }
-        let dsts = self.vector_dsts(&ops[0], 4, dty)?;
+        // `{a, b, c, d}|p`: the residency predicate, a fifth destination.
+        let dsts = match &ops[0].kind {
+            OperandKind::VectorPred { items, pred } => {
+                let v = Operand {
+                    kind: OperandKind::Vector(items.clone()),
+                    span: ops[0].span,
+                };
+                let mut d = self.vector_dsts(&v, m.vector as usize, dty)?;
+                let p = Operand {
+                    kind: OperandKind::Name {
+                        name: pred.clone(),
+                        component: None,
+                    },
+                    span: ops[0].span,
+                };
+                d.push(self.dst(&p, Ty::Pred)?);
+                d
+            }
+            _ => self.vector_dsts(&ops[0], m.vector as usize, dty)?,
+        };
         let (h, rest) = self.handle_list(ins, &ops[1])?;
         let [coords] = rest else {
             return refuse(" with a sampler operand (independent mode)");
@@ -187,7 +261,8 @@ impl FnLower<'_> {
         let cty = if int_coords { Ty::S32 } else { Ty::F32 };
         let mut srcs = vec![h];
         srcs.extend(self.coords(ins, coords, geom, cty)?);
-        for o in &ops[2..] {
+        srcs.extend(self.offsets(ins, offset, geom)?);
+        for o in &ops[2..2 + extra] {
             match &o.kind {
                 OperandKind::Vector(items) => {
                     for i in items {
@@ -202,6 +277,52 @@ impl FnLower<'_> {
         self.emit_texture(ins, op, dsts, srcs)
     }
 
+    /// The texel offsets of `tex`/`tld4` (PTX ISA §9.7.10.3: `.s32` in
+    /// -8..=7, one per dimension, 3D's vector of four with the fourth
+    /// ignored; none for cubemaps) as three sources, zeros where absent.
+    fn offsets(
+        &mut self,
+        ins: &Instruction,
+        e: Option<&Operand>,
+        geom: Geom,
+    ) -> Result<[Src; 3], Diagnostic> {
+        let mut out = [Src::Imm(0), Src::Imm(0), Src::Imm(0)];
+        let Some(e) = e else {
+            return Ok(out);
+        };
+        let OperandKind::Vector(items) = &e.kind else {
+            unreachable!("an offset is a vector")
+        };
+        let want = match geom.dims {
+            3 => 4,
+            d => d,
+        };
+        if geom.cube || items.len() != want {
+            return Err(error(
+                DiagnosticKind::Semantic,
+                e.span,
+                if geom.cube {
+                    "cubemaps take no offset".to_string()
+                } else {
+                    format!("expected an offset vector of {want} .s32 value(s)")
+                },
+            ));
+        }
+        for (d, item) in items.iter().take(geom.dims).enumerate() {
+            out[d] = self.src(ins, item, Ty::S32)?;
+            if let Src::Imm(v) = out[d] {
+                if !(-8..=7).contains(&(v as u32 as i32)) {
+                    return Err(error(
+                        DiagnosticKind::Semantic,
+                        item.span,
+                        "a texture offset is in -8..=7",
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// `suld.b`, `sust.b`, `sured.b`.
     fn surface(&mut self, ins: &Instruction, m: &Mods, name: &str) -> Result<(), Diagnostic> {
         use crate::front::ast::Opcode::*;
@@ -209,12 +330,15 @@ impl FnLower<'_> {
         if m.has(Kw::P) || !m.has(Kw::B) {
             return refuse(" (formatted surface accesses, `.p`)");
         }
-        let geom = geometry(m).ok_or_else(|| {
-            unsupported(
-                ins.span,
-                format_args!("`{name}`: cube and multisample surfaces"),
-            )
-        })?;
+        let geom = geometry(m)
+            .filter(|g| !g.cube)
+            .ok_or_else(|| {
+                error(
+                    DiagnosticKind::Semantic,
+                    ins.span,
+                    format!("`{name}`: surfaces are .1d, .2d, .3d, .a1d or .a2d (a cubemap's faces are .a2d layers)"),
+                )
+            })?;
         let oob = if m.has(Kw::Clamp) {
             Oob::Clamp
         } else if m.has(Kw::Zero) {
@@ -438,8 +562,20 @@ impl FnLower<'_> {
 }
 
 fn geometry(m: &Mods) -> Option<Geom> {
-    let g = |dims, layered| Some(Geom { dims, layered });
-    if m.has(Kw::D1) {
+    let g = |dims, layered| {
+        Some(Geom {
+            dims,
+            layered,
+            cube: false,
+        })
+    };
+    if m.has(Kw::Cube) || m.has(Kw::Acube) {
+        Some(Geom {
+            dims: 3,
+            layered: m.has(Kw::Acube),
+            cube: true,
+        })
+    } else if m.has(Kw::D1) {
         g(1, false)
     } else if m.has(Kw::D2) {
         g(2, false)
