@@ -474,3 +474,47 @@ fn generic_addresses_of_the_neighbours_shared_memory() {
         }
     }
 }
+
+/// A multicast bulk copy (`.multicast::cluster`) whose CTA mask names a
+/// rank outside the cluster faults at the copy; one with a non-multicast
+/// source space is an error at its line.
+#[test]
+fn multicast_to_a_rank_outside_the_cluster_faults() {
+    let body = "\t.shared .align 128 .b8 tile[64];\n\t.shared .align 8 .b64 bar;\n\
+        \t.reg .b64 %rd<3>;\n\t.reg .b16 %rs<2>;\n\tld.param.u64 %rd1, [out];\n\
+        \tmov.u16 %rs1, 5;\n\
+        \tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [tile], [%rd1], 64, [bar], %rs1;\n\
+        \tret;";
+    let path = write_ptx("cl-mc", "k.ptx", &module(body));
+    let spec = format!("out:2048:{}", scratch("cl-mc").join("o.bin").display());
+    for engine in ENGINES {
+        let mut args = vec![
+            "--grid",
+            "2",
+            "--block",
+            "32",
+            "--cluster",
+            "2",
+            "--arg",
+            &spec,
+        ];
+        args.extend_from_slice(engine);
+        let out = run(&path, &args);
+        assert_no_crash(&out, "fault");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("illegal address"), "{engine:?}: {err}");
+        assert!(err.contains("cluster rank 2"), "{engine:?}: {err}");
+        assert!(err.contains("k.ptx:13:"), "{engine:?}: {err}");
+    }
+    let bad = body.replace(".shared::cluster.global.", ".global.shared::cta.");
+    let err = warpjit::runtime::Device::new(Default::default())
+        .load_ptx("k.ptx", &module(&bad))
+        .map(|_| ())
+        .expect_err("a multicast store")
+        .to_string();
+    assert!(
+        err.contains("k.ptx:13:") && err.contains("multicast"),
+        "{err}"
+    );
+}

@@ -19,11 +19,12 @@ OPTIONS = ["-std=c++17", "-lineinfo"]
 # compute_80 unless named here (the mbarrier kernels use sm_90's bulk copies
 # and try_wait, and libcu++'s cuda::barrier; race_order uses libcu++'s
 # cuda::atomic_ref, whose release and acquire need sm_70; race_cluster
-# uses sm_90's clusters).
+# uses sm_90's clusters, race_multicast sm_90a's multicast bulk copies).
 ARCH = {
     "bugs_mbarrier.cu": "compute_90",
     "race_order.cu": "compute_70",
     "race_cluster.cu": "compute_90",
+    "race_multicast.cu": "compute_90a",
 }
 
 

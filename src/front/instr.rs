@@ -144,6 +144,7 @@ keywords! {
     Relaxed => "relaxed": SEM, Acquire => "acquire": SEM, Release => "release": SEM,
     AcqRel => "acq_rel": SEM, Sc => "sc": SEM, Weak => "weak": SEM, Volatile => "volatile": SEM,
     Mmio => "mmio": SEM, Proxy => "proxy": SEM, Alias => "alias": SEM,
+    MbarrierInit => "mbarrier_init": SEM,
     ProxyTensormapGeneric => "proxy::tensormap::generic": SEM,
     TensormapGeneric => "tensormap::generic": SEM,
     Generic => "generic": SEM,

@@ -4,7 +4,8 @@
 //! 16-byte pieces (the instruction's alignment and size granule), and a
 //! copy into shared memory then completes its byte count on the mbarrier
 //! the instruction names (`complete_tx`, [`crate::sem::mbarrier`]), which
-//! is how the waiting threads learn the data has arrived.
+//! is how the waiting threads learn the data has arrived. A multicast copy
+//! does both for every CTA of its mask, at the same CTA-relative offsets.
 
 use super::check::MbarEvent;
 use super::lanes::advance;
@@ -12,12 +13,24 @@ use super::lanes::Place;
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};
 use crate::ir::{Op, OpKind, Space};
-use crate::runtime::memory::AccessFault;
+use crate::runtime::memory::{AccessFault, CLUSTER_RANK_SHIFT, CLUSTER_SHARED};
 use crate::sanitizer::Rw;
 use crate::sem::mbarrier::Mbarrier;
 
 /// The copy's granule: sizes are multiples of it, addresses aligned to it.
 const GRANULE: u64 = 16;
+
+/// The `.shared::cluster` address of the location of CTA `rank` at the
+/// same CTA-relative offset as `addr` (the executing CTA's shared address,
+/// or a cluster address of any CTA's: `interp::cluster`).
+pub(super) fn in_cta(addr: u64, rank: u64) -> u64 {
+    let offset = if addr >= CLUSTER_SHARED {
+        addr & ((1 << CLUSTER_RANK_SHIFT) - 1)
+    } else {
+        addr
+    };
+    CLUSTER_SHARED + (rank << CLUSTER_RANK_SHIFT) + offset
+}
 
 impl Warp {
     pub(super) fn cp_async_bulk(&mut self, cta: &mut Cta, op: &Op, mask: u32) -> Result<(), Fault> {
@@ -27,6 +40,7 @@ impl Warp {
             dst_offset,
             src_offset,
             mbarrier,
+            multicast,
         } = op.kind
         else {
             unreachable!("not a bulk copy")
@@ -39,41 +53,99 @@ impl Warp {
                 .read(cta, &op.srcs[1], l)
                 .wrapping_add(src_offset as u64);
             let size = self.read(cta, &op.srcs[2], l);
-            // Racecheck: the copy's writes are the mbarrier's async agent's.
-            let completes_on = mbarrier.filter(|_| cta.san.is_some()).and_then(|offset| {
-                let addr = self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64);
-                self.place(cta, Space::Shared, addr, 8, l).ok()
-            });
+            let bar =
+                mbarrier.map(|offset| self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64));
             if size % GRANULE != 0 || to % GRANULE != 0 || from % GRANULE != 0 {
                 let msg = format!(
                     "misaligned address: cp.async.bulk of {size} bytes from {from:#x} to {to:#x} (sizes and addresses are multiples of 16)"
                 );
                 return Err(self.fault(cta, FaultKind::MisalignedAddress, l as u32, Some(op), msg));
             }
-            self.check_copy_to(cta, completes_on);
-            for at in (0..size).step_by(GRANULE as usize) {
-                let a = from.wrapping_add(at);
-                let s = self
-                    .place(cta, src, a, GRANULE, l)
-                    .map_err(|r| self.access_fault(cta, op, l, r, GRANULE))?;
-                let b = to.wrapping_add(at);
-                let d = self
-                    .place_for_write(cta, dst, b, GRANULE, l)
-                    .map_err(|r| self.access_fault(cta, op, l, r, GRANULE))?;
-                self.check_access(cta, op, s, GRANULE, Rw::Read, l);
-                self.check_access(cta, op, d, GRANULE, Rw::Write, l);
-                for w in [0, 8] {
-                    let v = self.load_place(cta, advance(s, w), 8, l);
-                    self.store_place(cta, advance(d, w), 8, v, l);
+            // A multicast goes to the same CTA-relative offsets in each CTA
+            // of the mask (ascending ranks), its own included or not.
+            let targets: Vec<(u64, Option<u64>)> = if multicast {
+                let ranks = self.read(cta, &op.srcs[4], l) as u16;
+                (0..16u64)
+                    .filter(|r| ranks & (1 << r) != 0)
+                    .map(|r| (in_cta(to, r), bar.map(|b| in_cta(b, r))))
+                    .collect()
+            } else {
+                vec![(to, bar)]
+            };
+            for (to, bar) in targets {
+                self.bulk_copy(cta, op, l, (src, from), (dst, to), size, bar)?;
+                if let Some(addr) = bar {
+                    self.complete_tx(cta, op, l, addr, size)?;
                 }
-            }
-            self.check_copy_to(cta, None);
-            if let Some(offset) = mbarrier {
-                let addr = self.read(cta, &op.srcs[3], l).wrapping_add(offset as u64);
-                self.complete_tx(cta, op, l, addr, size)?;
             }
         }
         Ok(())
+    }
+
+    /// One bulk copy of `size` bytes (a multiple of the granule, both
+    /// addresses aligned to it) for lane `l`; its writes are those of the
+    /// async agent of the mbarrier at `bar`, if any (racecheck).
+    #[allow(clippy::too_many_arguments)]
+    fn bulk_copy(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        l: usize,
+        (src, from): (Space, u64),
+        (dst, to): (Space, u64),
+        size: u64,
+        bar: Option<u64>,
+    ) -> Result<(), Fault> {
+        let completes_on = bar
+            .filter(|_| cta.san.is_some())
+            .and_then(|addr| self.place(cta, Space::Shared, addr, 8, l).ok());
+        // A copy into another CTA of the cluster is checked there.
+        let (completes_on, peer) = match completes_on {
+            Some(Place::Remote(r, at)) => (Some(Place::Shared(at)), Some(r)),
+            p => (p, None),
+        };
+        self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, completes_on));
+        for at in (0..size).step_by(GRANULE as usize) {
+            let a = from.wrapping_add(at);
+            let s = self
+                .place(cta, src, a, GRANULE, l)
+                .map_err(|r| self.access_fault(cta, op, l, r, GRANULE))?;
+            let b = to.wrapping_add(at);
+            let d = self
+                .place_for_write(cta, dst, b, GRANULE, l)
+                .map_err(|r| self.access_fault(cta, op, l, r, GRANULE))?;
+            self.check_access(cta, op, s, GRANULE, Rw::Read, l);
+            match d {
+                Place::Remote(r, at) => self.as_peer(cta, Some(r), |w, cta| {
+                    w.check_access(cta, op, Place::Shared(at), GRANULE, Rw::Write, l)
+                }),
+                d => self.check_access(cta, op, d, GRANULE, Rw::Write, l),
+            }
+            for w in [0, 8] {
+                let v = self.load_place(cta, advance(s, w), 8, l);
+                self.store_place(cta, advance(d, w), 8, v, l);
+            }
+        }
+        self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, None));
+        Ok(())
+    }
+
+    /// Runs `f` with the sanitizer state of the cluster's CTA `rank` as
+    /// the CTA's own (places then name that CTA's shared memory), or as it
+    /// is without a rank or outside a checked launch.
+    pub(super) fn as_peer<R>(
+        &mut self,
+        cta: &mut Cta,
+        rank: Option<u32>,
+        f: impl FnOnce(&mut Self, &mut Cta) -> R,
+    ) -> R {
+        let Some(r) = rank.map(|r| r as usize).filter(|&r| r < cta.peer_san.len()) else {
+            return f(self, cta);
+        };
+        std::mem::swap(&mut cta.san, &mut cta.peer_san[r]);
+        let out = f(self, cta);
+        std::mem::swap(&mut cta.san, &mut cta.peer_san[r]);
+        out
     }
 
     /// Completes `bytes` transactions of the mbarrier at shared address
@@ -89,7 +161,7 @@ impl Warp {
         let place = self
             .place(cta, Space::Shared, addr, 8, l)
             .map_err(|r| self.access_fault(cta, op, l, r, 8))?;
-        let Place::Shared(_) = place else {
+        let (Place::Shared(_) | Place::Remote(..)) = place else {
             let r = super::lanes::Refused {
                 fault: AccessFault::OutOfBounds,
                 space: Space::Shared,
@@ -103,9 +175,20 @@ impl Warp {
         m.add_tx(-(bytes as i64))
             .map_err(|e| self.misuse(cta, op, l, e))?;
         let done = MbarEvent::flipped(before, m.phase);
-        self.check_mbarrier(cta, place, l, MbarEvent::CopyDone(done));
+        let ev = MbarEvent::CopyDone(done);
+        match place {
+            Place::Remote(r, at) => self.as_peer(cta, Some(r), |w, cta| {
+                w.check_mbarrier(cta, Place::Shared(at), l, ev)
+            }),
+            _ => self.check_mbarrier(cta, place, l, ev),
+        }
         self.store_place(cta, place, 8, m.encode(), l);
-        cta.mbarrier_changes += 1;
+        // Another CTA's mbarrier (a multicast's): the cluster's progress.
+        if let Place::Remote(..) = place {
+            cta.remote_mbarrier_changes += 1;
+        } else {
+            cta.mbarrier_changes += 1;
+        }
         Ok(())
     }
 

@@ -11,6 +11,7 @@
 //! places as `ld`/`st`, so a bad address is an access fault, never a host
 //! access. The JIT runs these ops in its driver, through this code.
 
+use super::bulk::in_cta;
 use super::lanes::{Place, Refused};
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};
@@ -56,6 +57,7 @@ impl Warp {
             smem_offset,
             tmap_offset,
             mbarrier,
+            multicast,
         } = op.kind
         else {
             unreachable!("not a tensor copy")
@@ -90,73 +92,116 @@ impl Warp {
                     self.fault(cta, FaultKind::BadTensorMap, l as u32, Some(op), msg)
                 })?;
             }
-            // Racecheck: the copy's writes are the mbarrier's async agent's.
-            if let (Some(offset), true, true) = (mbarrier, load, cta.san.is_some()) {
-                let addr = self
-                    .read(cta, &op.srcs[2 + rank], l)
-                    .wrapping_add(offset as u64);
-                let p = self.place(cta, Space::Shared, addr, 8, l).ok();
-                self.check_copy_to(cta, p);
-            }
-            let esize = map.elem_size();
-            let fill = map.fill();
-            let mut elems = Vec::with_capacity(map.box_bytes() as usize / esize as usize);
-            map.for_each_element(&coords, |off, g| elems.push((off, g)));
-            for (off, g) in elems {
-                let s_addr = tensor_map::swizzle(smem + off, map.swizzle);
-                let shared = |w: &Self, cta: &Cta| {
-                    let p = if load {
-                        w.place_for_write(cta, Space::Shared, s_addr, esize, l)
-                    } else {
-                        w.place(cta, Space::Shared, s_addr, esize, l)
-                    };
-                    match p {
-                        Ok(p @ Place::Shared(_)) => Ok(p),
-                        Ok(_) => Err(Refused {
-                            fault: AccessFault::OutOfBounds,
-                            space: Space::Shared,
-                            addr: s_addr,
-                        }),
-                        Err(r) => Err(r),
-                    }
-                };
-                let s = shared(self, cta).map_err(|r| self.access_fault(cta, op, l, r, esize))?;
-                if load {
-                    let v = match g {
-                        Some(g) => {
-                            let p = self
-                                .place(cta, Space::Global, g, esize, l)
-                                .map_err(|r| self.access_fault(cta, op, l, r, esize))?;
-                            self.check_access(cta, op, p, esize, Rw::Read, l);
-                            self.load_place(cta, p, esize, l)
-                        }
-                        None => fill,
-                    };
-                    self.check_access(cta, op, s, esize, Rw::Write, l);
-                    self.store_place(cta, s, esize, v, l);
-                } else if let Some(g) = g {
-                    let p = self
-                        .place_for_write(cta, Space::Global, g, esize, l)
-                        .map_err(|r| self.access_fault(cta, op, l, r, esize))?;
-                    self.check_access(cta, op, s, esize, Rw::Read, l);
-                    let mut v = self.load_place(cta, s, esize, l);
-                    if let Some(r) = reduce {
-                        self.check_access(cta, op, p, esize, Rw::Read, l);
-                        let old = self.load_place(cta, p, esize, l);
-                        v = reduce_elem(r, map.dtype, old, v);
-                    }
-                    self.check_access(cta, op, p, esize, Rw::Write, l);
-                    self.store_place(cta, p, esize, v, l);
+            let bar = mbarrier.map(|offset| {
+                self.read(cta, &op.srcs[2 + rank], l)
+                    .wrapping_add(offset as u64)
+            });
+            // A multicast load goes to the same CTA-relative offsets in each
+            // CTA of the mask (`bulk::in_cta`).
+            let targets: Vec<(u64, Option<u64>)> = if multicast {
+                let ranks = self.read(cta, &op.srcs[3 + rank], l) as u16;
+                (0..16u64)
+                    .filter(|r| ranks & (1 << r) != 0)
+                    .map(|r| (in_cta(smem, r), bar.map(|b| in_cta(b, r))))
+                    .collect()
+            } else {
+                vec![(smem, bar)]
+            };
+            for (smem, bar) in targets {
+                let (map, coords) = (&map, &coords[..]);
+                self.tensor_box(cta, op, l, (map, coords), (load, reduce), smem, bar)?;
+                if let Some(addr) = bar {
+                    self.complete_tx(cta, op, l, addr, map.box_bytes())?;
                 }
             }
-            self.check_copy_to(cta, None);
-            if let Some(offset) = mbarrier {
-                let addr = self
-                    .read(cta, &op.srcs[2 + rank], l)
-                    .wrapping_add(offset as u64);
-                self.complete_tx(cta, op, l, addr, map.box_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// One box of a tensor copy for lane `l` at shared address `smem`
+    /// (`bar`: the mbarrier a load completes on).
+    #[allow(clippy::too_many_arguments)]
+    fn tensor_box(
+        &mut self,
+        cta: &mut Cta,
+        op: &Op,
+        l: usize,
+        (map, coords): (&TensorMap, &[i32]),
+        (load, reduce): (bool, Option<AtomOp>),
+        smem: u64,
+        bar: Option<u64>,
+    ) -> Result<(), Fault> {
+        // Racecheck: the copy's writes are the mbarrier's async agent's,
+        // checked in the CTA they land in.
+        let mut peer = None;
+        if let (Some(addr), true, true) = (bar, load, cta.san.is_some()) {
+            let p = match self.place(cta, Space::Shared, addr, 8, l).ok() {
+                Some(Place::Remote(r, at)) => {
+                    peer = Some(r);
+                    Some(Place::Shared(at))
+                }
+                p => p,
+            };
+            self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, p));
+        }
+        let esize = map.elem_size();
+        let fill = map.fill();
+        let mut elems = Vec::with_capacity(map.box_bytes() as usize / esize as usize);
+        map.for_each_element(coords, |off, g| elems.push((off, g)));
+        for (off, g) in elems {
+            let s_addr = tensor_map::swizzle(smem + off, map.swizzle);
+            let shared = |w: &Self, cta: &Cta| {
+                let p = if load {
+                    w.place_for_write(cta, Space::Shared, s_addr, esize, l)
+                } else {
+                    w.place(cta, Space::Shared, s_addr, esize, l)
+                };
+                match p {
+                    Ok(p @ Place::Shared(_)) => Ok(p),
+                    Ok(p @ Place::Remote(..)) if load => Ok(p),
+                    Ok(_) => Err(Refused {
+                        fault: AccessFault::OutOfBounds,
+                        space: Space::Shared,
+                        addr: s_addr,
+                    }),
+                    Err(r) => Err(r),
+                }
+            };
+            let s = shared(self, cta).map_err(|r| self.access_fault(cta, op, l, r, esize))?;
+            if load {
+                let v = match g {
+                    Some(g) => {
+                        let p = self
+                            .place(cta, Space::Global, g, esize, l)
+                            .map_err(|r| self.access_fault(cta, op, l, r, esize))?;
+                        self.check_access(cta, op, p, esize, Rw::Read, l);
+                        self.load_place(cta, p, esize, l)
+                    }
+                    None => fill,
+                };
+                match s {
+                    Place::Remote(r, at) => self.as_peer(cta, Some(r), |w, cta| {
+                        w.check_access(cta, op, Place::Shared(at), esize, Rw::Write, l)
+                    }),
+                    s => self.check_access(cta, op, s, esize, Rw::Write, l),
+                }
+                self.store_place(cta, s, esize, v, l);
+            } else if let Some(g) = g {
+                let p = self
+                    .place_for_write(cta, Space::Global, g, esize, l)
+                    .map_err(|r| self.access_fault(cta, op, l, r, esize))?;
+                self.check_access(cta, op, s, esize, Rw::Read, l);
+                let mut v = self.load_place(cta, s, esize, l);
+                if let Some(r) = reduce {
+                    self.check_access(cta, op, p, esize, Rw::Read, l);
+                    let old = self.load_place(cta, p, esize, l);
+                    v = reduce_elem(r, map.dtype, old, v);
+                }
+                self.check_access(cta, op, p, esize, Rw::Write, l);
+                self.store_place(cta, p, esize, v, l);
             }
         }
+        self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, None));
         Ok(())
     }
 

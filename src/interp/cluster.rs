@@ -12,7 +12,8 @@
 //! them as shared ones ([`Warp::place`]); a rank outside the cluster or an
 //! offset outside that CTA's shared memory is an illegal-address fault.
 //! Before a CTA's round the runner lends it the other CTAs' shared memory
-//! ([`Cta::peers`]) and takes it back after; compiled code never touches
+//! ([`Cta::peers`]) and, in a checked launch, their sanitizer states, and
+//! takes them back after; compiled code never touches
 //! another CTA's memory (`ir::uses_clusters`: such modules' shared and
 //! generic accesses run in the driver on both engines).
 //!
@@ -336,17 +337,28 @@ pub fn run_cluster<'a>(
                     _ => Vec::new(),
                 })
                 .collect();
+            let mut peer_san: Vec<_> = runs
+                .iter_mut()
+                .enumerate()
+                .map(|(j, r)| match r {
+                    Some(r) if j != i => r.cta.san.take(),
+                    _ => None,
+                })
+                .collect();
             let run = runs[i].as_mut().unwrap();
             std::mem::swap(&mut run.cta.peers, &mut peers);
+            std::mem::swap(&mut run.cta.peer_san, &mut peer_san);
             let remote = run.cta.remote_mbarrier_changes;
             let result = run.round();
             std::mem::swap(&mut run.cta.peers, &mut peers);
+            std::mem::swap(&mut run.cta.peer_san, &mut peer_san);
             stalled &= matches!(result, Ok(false)) && run.stalled;
             // Arrivals on other CTAs' mbarriers are progress for them.
             let remote = run.cta.remote_mbarrier_changes != remote;
-            for (j, p) in peers.into_iter().enumerate() {
+            for (j, (p, san)) in peers.into_iter().zip(peer_san).enumerate() {
                 if let Some(r) = runs[j].as_mut().filter(|_| j != i) {
                     r.cta.shared = p;
+                    r.cta.san = san;
                     r.cta.mbarrier_changes += remote as u64;
                 }
             }

@@ -271,6 +271,11 @@ pub struct Cta<'a> {
     pub(crate) remote_mbarrier_changes: u64,
     /// The sanitizer's state, in a checked launch.
     pub(crate) san: Option<Box<crate::sanitizer::CtaState>>,
+    /// During its round in a cluster of a checked launch, the other CTAs'
+    /// sanitizer states by rank (`None` at its own rank), lent like
+    /// `peers`: a multicast copy's writes are checked in the CTA they
+    /// land in.
+    pub(crate) peer_san: Vec<Option<Box<crate::sanitizer::CtaState>>>,
 }
 
 impl<'a> Cta<'a> {
@@ -352,6 +357,7 @@ pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<War
         san: ctx
             .sanitizer
             .map(|l| check::start_cta(l.checks, shared_size)),
+        peer_san: Vec::new(),
     };
     let nwarps = nthreads.div_ceil(32);
     let warps = WARP_POOL.with(|pool| {

@@ -452,13 +452,17 @@ pub enum OpKind {
     /// global to shared and shared to shared signal completion with
     /// `complete_tx` of that many bytes on the mbarrier at `srcs[3] +
     /// mbarrier_offset` (`mbarrier`); shared to global belongs to a bulk
-    /// group. Executed at issue, like `CpAsync`.
+    /// group. Executed at issue, like `CpAsync`. `multicast`
+    /// (`.multicast::cluster`, global to shared): the data and the
+    /// `complete_tx` go to the same CTA-relative offsets in every CTA of
+    /// the cluster whose rank is set in the 16-bit mask `srcs[4]`.
     CpAsyncBulk {
         dst: Space,
         src: Space,
         dst_offset: i64,
         src_offset: i64,
         mbarrier: Option<i64>,
+        multicast: bool,
     },
     /// `cp.async.bulk.tensor.Nd` tile mode (PTX ISA §9.7.9.25.5) and
     /// `cp.reduce.async.bulk.tensor` (`reduce`): srcs `[smem, tmap,
@@ -476,6 +480,10 @@ pub enum OpKind {
         smem_offset: i64,
         tmap_offset: i64,
         mbarrier: Option<i64>,
+        /// `.multicast::cluster` (loads): the box and the `complete_tx` go
+        /// to the same CTA-relative offsets in each CTA of the 16-bit mask
+        /// `srcs[rank + 3]`.
+        multicast: bool,
     },
     /// `tensormap.replace.tile.<field>`: srcs `[addr, value]`; `field` of
     /// the descriptor at `addr + offset` in `space` (global or shared)

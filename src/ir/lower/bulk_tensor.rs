@@ -6,8 +6,8 @@
 //! `cp.async.bulk.prefetch.tensor` (no effect), `tensormap.replace.tile`
 //! of every field, and `tensormap.cp_fenceproxy` (a 128-byte copy; the
 //! engines are sequentially consistent, so the fence needs nothing).
-//! Im2col and gather modes, `.multicast::cluster` and `.cta_group` are
-//! refused at their line.
+//! Loads may be `.multicast::cluster` (a 16-bit CTA mask). Im2col and
+//! gather modes and `.cta_group` are refused at their line.
 
 use super::func::FnLower;
 use super::mods::Mods;
@@ -119,9 +119,7 @@ impl FnLower<'_> {
                 format_args!("`{name}` (im2col and gather modes; only `.tile` executes)"),
             ));
         }
-        if m.has(Kw::MulticastCluster) {
-            return Err(unsupported(ins.span, format_args!("`{name}` (multicast)")));
-        }
+        let multicast = m.has(Kw::MulticastCluster);
         let hint = m.has(Kw::L2CacheHint) as usize;
         if m.has(Kw::Prefetch) {
             let ops = self.operands(ins, 1 + hint..=1 + hint)?;
@@ -173,7 +171,16 @@ impl FnLower<'_> {
         } else {
             None
         };
-        let n = 2 + load as usize;
+        if multicast
+            && !(load && spaces.as_slice() == [StateSpace::SharedCluster, StateSpace::Global])
+        {
+            return Err(error(
+                DiagnosticKind::Semantic,
+                ins.span,
+                format!("`{name}`: `.multicast::cluster` loads from .global into .shared::cluster"),
+            ));
+        }
+        let n = 2 + load as usize + multicast as usize;
         let ops = self.operands(ins, n + hint..=n + hint)?;
         if hint == 1 {
             self.cache_policy(ins, m, &ops[n])?;
@@ -192,6 +199,9 @@ impl FnLower<'_> {
             srcs.push(b);
             mbarrier = Some(off);
         }
+        if multicast {
+            srcs.push(self.src(ins, &ops[3], Ty::U16)?);
+        }
         let kind = OpKind::CpAsyncBulkTensor {
             load,
             rank: rank as u8,
@@ -199,6 +209,7 @@ impl FnLower<'_> {
             smem_offset,
             tmap_offset,
             mbarrier,
+            multicast,
         };
         self.emit(ins, kind, vec![], srcs, Unit::LsuGlobal, 1)
     }
@@ -235,6 +246,7 @@ impl FnLower<'_> {
                 dst_offset,
                 src_offset,
                 mbarrier: None,
+                multicast: false,
             };
             let size = Src::Imm(crate::sem::tensor_map::SIZE as u64);
             return self.emit(ins, kind, vec![], vec![dst, src, size], Unit::LsuGlobal, 1);

@@ -517,8 +517,9 @@ impl FnLower<'_> {
     }
 
     /// `cp.async.bulk` without a tensor map: the copy (global to shared
-    /// with `mbarrier::complete_tx::bytes`, shared to shared the same way,
-    /// shared to global in a `bulk_group`), `commit_group` and `wait_group`
+    /// with `mbarrier::complete_tx::bytes`, optionally
+    /// `.multicast::cluster` with a 16-bit CTA mask, shared to shared the
+    /// same way, shared to global in a `bulk_group`), `commit_group` and `wait_group`
     /// (copies complete at issue, so these have nothing to wait for), and
     /// `prefetch` (no architectural effect).
     fn cp_async_bulk(&mut self, ins: &Instruction, m: &Mods) -> Result<(), Diagnostic> {
@@ -526,9 +527,7 @@ impl FnLower<'_> {
         if m.has(Kw::CommitGroup) || m.has(Kw::WaitGroup) || m.has(Kw::Prefetch) {
             return self.emit(ins, OpKind::Nop, vec![], vec![], Unit::LsuGlobal, 1);
         }
-        if m.has(Kw::MulticastCluster) {
-            return Err(unsupported(ins.span, format_args!("`{name}` (multicast)")));
-        }
+        let multicast = m.has(Kw::MulticastCluster);
         let spaces: Vec<StateSpace> = ins
             .modifiers
             .iter()
@@ -547,6 +546,16 @@ impl FnLower<'_> {
             [d, StateSpace::Global] if shared(d) && m.has(Kw::MbarrierTx) => {
                 (Space::Shared, Space::Global, true)
             }
+            _ if multicast
+                && !(spaces.as_slice() == [StateSpace::SharedCluster, StateSpace::Global]
+                    && m.has(Kw::MbarrierTx)) =>
+            {
+                return Err(error(
+                    DiagnosticKind::Semantic,
+                    ins.span,
+                    format!("`{name}`: `.multicast::cluster` copies from .global to .shared::cluster with mbarrier::complete_tx::bytes"),
+                ))
+            }
             [d, s] if shared(d) && shared(s) && m.has(Kw::MbarrierTx) => {
                 (Space::Shared, Space::Shared, true)
             }
@@ -555,8 +564,9 @@ impl FnLower<'_> {
             }
             _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
         };
-        // An `.L2::cache_hint` form has the cache policy last: no effect.
-        let n = 3 + with_mbarrier as usize;
+        // The CTA mask of a multicast, then with `.L2::cache_hint` the
+        // cache policy (no effect).
+        let n = 3 + with_mbarrier as usize + multicast as usize;
         let hint = m.has(Kw::L2CacheHint) as usize;
         let ops = self.operands(ins, n + hint..=n + hint)?;
         if hint == 1 {
@@ -576,12 +586,16 @@ impl FnLower<'_> {
             srcs.push(b);
             mbarrier = Some(off);
         }
+        if multicast {
+            srcs.push(self.src(ins, &ops[4], Ty::U16)?);
+        }
         let kind = OpKind::CpAsyncBulk {
             dst,
             src,
             dst_offset,
             src_offset,
             mbarrier,
+            multicast,
         };
         self.emit(ins, kind, vec![], srcs, Unit::LsuGlobal, 1)
     }
