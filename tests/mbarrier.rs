@@ -224,3 +224,91 @@ fn bulk_copies_complete_their_bytes_and_fault_at_their_line() {
         }
     }
 }
+
+/// `cp.reduce.async.bulk`'s forms outside the ISA's table of operations
+/// and element types are errors at their line; `.add.f32` flushes
+/// subnormal inputs and results to zero (the ISA: "the current
+/// implementation ... flushes subnormal inputs and results to
+/// sign-preserving zero"), the f16 sums (`.noftz`) keep them. The forms
+/// libcu++ emits are corpus sample `cuda/bulk_reduce`.
+#[test]
+fn bulk_reductions_follow_the_isa_table() {
+    let form = |f: &str| {
+        format!(
+            "\t.shared .align 16 .b8 s[32];\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n\
+             \tcp.reduce.async.bulk.{f} [%rd1], [s], 16;\n\tret;"
+        )
+    };
+    for bad in [
+        "global.shared::cta.bulk_group.add.f16",
+        "global.shared::cta.bulk_group.add.noftz.u32",
+        "global.shared::cta.bulk_group.min.f32",
+        "global.shared::cta.bulk_group.inc.s32",
+        "global.shared::cta.bulk_group.and.f32",
+        "global.global.bulk_group.add.u32",
+    ] {
+        let err = warpjit::runtime::Device::new(Default::default())
+            .load_ptx("k.ptx", &kernel(".param .u64 p", &form(bad)))
+            .map(|_| ())
+            .expect_err(bad)
+            .to_string();
+        assert!(err.contains("k.ptx:10:"), "{bad}: {err}");
+    }
+    // s: f32 {2^-140 (subnormal), 1.0, -0.0, 0} and eight f16 2^-24
+    // (subnormal); the accumulator: f32 {2^-140, 2^-140, -2^-140, 0}, f16
+    // 2^-24.
+    let body = "\t.shared .align 16 .b8 s[32];\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<3>;\n\
+        \tld.param.u64 %rd1, [p];\n\
+        \tmov.b32 %r2, 0x00080000;\n\tst.shared.u32 [s], %r2;\n\
+        \tmov.b32 %r2, 0x3f800000;\n\tst.shared.u32 [s+4], %r2;\n\
+        \tmov.b32 %r2, 0x80000000;\n\tst.shared.u32 [s+8], %r2;\n\
+        \tmov.b32 %r2, 0;\n\tst.shared.u32 [s+12], %r2;\n\
+        \tmov.b32 %r2, 0x00010001;\n\tst.shared.u32 [s+16], %r2;\n\
+        \tst.shared.u32 [s+20], %r2;\n\tst.shared.u32 [s+24], %r2;\n\tst.shared.u32 [s+28], %r2;\n\
+        \tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [s], 16;\n\
+        \tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1+16], [s+16], 16;\n\
+        \tret;";
+    let path = write_ptx("bulk-red", "k.ptx", &kernel(".param .u64 p", body));
+    let words: [u32; 8] = [
+        0x0008_0000,
+        0x0008_0000,
+        0x8008_0000,
+        0,
+        0x0001_0001,
+        0x0001_0001,
+        0x0001_0001,
+        0x0001_0001,
+    ];
+    let input: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let f = path.with_file_name("in.bin");
+    std::fs::write(&f, input).unwrap();
+    let o = path.with_file_name("out.bin");
+    let spec = format!("inout:{}:{}", f.display(), o.display());
+    for mode in MODES {
+        let mut args = vec!["--grid", "1", "--block", "1", "--arg", spec.as_str()];
+        args.extend_from_slice(mode);
+        let out = run(&path, &args);
+        assert!(out.status.success(), "{mode:?}: {}", stderr(&out));
+        let got: Vec<u32> = std::fs::read(&o)
+            .unwrap()
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        // f32: subnormal + subnormal flushed to +0; +0 + 1.0 = 1.0;
+        // -0 + -0 = -0; 0 + 0 = 0. f16: 2^-24 + 2^-24 = 2^-23 per half.
+        assert_eq!(
+            got,
+            [
+                0,
+                0x3f80_0000,
+                0x8000_0000,
+                0,
+                0x0002_0002,
+                0x0002_0002,
+                0x0002_0002,
+                0x0002_0002
+            ],
+            "{mode:?}"
+        );
+    }
+}

@@ -12,7 +12,7 @@ use super::lanes::advance;
 use super::lanes::Place;
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};
-use crate::ir::{Op, OpKind, Space};
+use crate::ir::{AtomOp, Op, OpKind, Space};
 use crate::runtime::memory::{AccessFault, CLUSTER_RANK_SHIFT, CLUSTER_SHARED};
 use crate::sanitizer::Rw;
 use crate::sem::mbarrier::Mbarrier;
@@ -41,6 +41,7 @@ impl Warp {
             src_offset,
             mbarrier,
             multicast,
+            reduce,
         } = op.kind
         else {
             unreachable!("not a bulk copy")
@@ -73,7 +74,7 @@ impl Warp {
                 vec![(to, bar)]
             };
             for (to, bar) in targets {
-                self.bulk_copy(cta, op, l, (src, from), (dst, to), size, bar)?;
+                self.bulk_copy(cta, op, l, (src, from), (dst, to), (size, reduce), bar)?;
                 if let Some(addr) = bar {
                     self.complete_tx(cta, op, l, addr, size)?;
                 }
@@ -83,8 +84,10 @@ impl Warp {
     }
 
     /// One bulk copy of `size` bytes (a multiple of the granule, both
-    /// addresses aligned to it) for lane `l`; its writes are those of the
-    /// async agent of the mbarrier at `bar`, if any (racecheck).
+    /// addresses aligned to it) for lane `l`, or with `reduce` the
+    /// element-wise reduction of the source into the destination; its
+    /// writes are those of the async agent of the mbarrier at `bar`, if
+    /// any (racecheck).
     #[allow(clippy::too_many_arguments)]
     fn bulk_copy(
         &mut self,
@@ -93,7 +96,7 @@ impl Warp {
         l: usize,
         (src, from): (Space, u64),
         (dst, to): (Space, u64),
-        size: u64,
+        (size, reduce): (u64, Option<(AtomOp, u8)>),
         bar: Option<u64>,
     ) -> Result<(), Fault> {
         let completes_on = bar
@@ -115,15 +118,34 @@ impl Warp {
                 .place_for_write(cta, dst, b, GRANULE, l)
                 .map_err(|r| self.access_fault(cta, op, l, r, GRANULE))?;
             self.check_access(cta, op, s, GRANULE, Rw::Read, l);
+            // A reduction updates each element as a relaxed atomic would.
+            let rw = if reduce.is_some() {
+                Rw::Atomic
+            } else {
+                Rw::Write
+            };
             match d {
                 Place::Remote(r, at) => self.as_peer(cta, Some(r), |w, cta| {
-                    w.check_access(cta, op, Place::Shared(at), GRANULE, Rw::Write, l)
+                    w.check_access(cta, op, Place::Shared(at), GRANULE, rw, l)
                 }),
-                d => self.check_access(cta, op, d, GRANULE, Rw::Write, l),
+                d => self.check_access(cta, op, d, GRANULE, rw, l),
             }
-            for w in [0, 8] {
-                let v = self.load_place(cta, advance(s, w), 8, l);
-                self.store_place(cta, advance(d, w), 8, v, l);
+            match reduce {
+                None => {
+                    for w in [0, 8] {
+                        let v = self.load_place(cta, advance(s, w), 8, l);
+                        self.store_place(cta, advance(d, w), 8, v, l);
+                    }
+                }
+                Some((rop, ty)) => {
+                    let esize = super::bulk_tensor::elem_bytes(ty);
+                    for w in (0..GRANULE).step_by(esize as usize) {
+                        let v = self.load_place(cta, advance(s, w), esize, l);
+                        let old = self.load_place(cta, advance(d, w), esize, l);
+                        let new = super::bulk_tensor::reduce_elem(rop, ty, old, v);
+                        self.store_place(cta, advance(d, w), esize, new, l);
+                    }
+                }
             }
         }
         self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, None));

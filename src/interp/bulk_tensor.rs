@@ -276,10 +276,22 @@ fn check_reduce(op: AtomOp, t: u8) -> Result<(), String> {
     }
 }
 
-/// One element of a tensor reduction: `op(old, v)` in data type `t`
-/// (checked by `check_reduce`). Half-precision sums are exact in f64 and
-/// rounded once.
-fn reduce_elem(op: AtomOp, t: u8, old: u64, v: u64) -> u64 {
+/// Bytes of an element of `CUtensorMapDataType` `t`.
+pub(super) fn elem_bytes(t: u8) -> u64 {
+    match t {
+        0 => 1,
+        1 | 6 | 9 => 2,
+        4 | 5 | 8 => 8,
+        _ => 4,
+    }
+}
+
+/// One element of a tensor or bulk reduction: `op(old, v)` in data type
+/// `t` (checked by `check_reduce`, or at load for `cp.reduce.async.bulk`).
+/// Half-precision sums are exact in f64 and rounded once; FLOAT32_FTZ
+/// (10) sums flush subnormal inputs and results to zero of their sign,
+/// as the ISA says `cp.reduce.async.bulk.add.f32` does.
+pub(super) fn reduce_elem(op: AtomOp, t: u8, old: u64, v: u64) -> u64 {
     use half::{bf16, f16};
     let f_min_max = |a: f64, b: f64, max: bool| -> f64 {
         if a.is_nan() {
@@ -312,10 +324,22 @@ fn reduce_elem(op: AtomOp, t: u8, old: u64, v: u64) -> u64 {
                 bf16::from_f64(r).to_bits() as u64
             }
         }
-        7 | 10 => {
+        7 => {
             let r = f32::from_bits(old as u32) + f32::from_bits(v as u32);
             r.to_bits() as u64
         }
+        10 => {
+            let ftz = |x: f32| {
+                if x.is_subnormal() {
+                    0f32.copysign(x)
+                } else {
+                    x
+                }
+            };
+            let r = ftz(ftz(f32::from_bits(old as u32)) + ftz(f32::from_bits(v as u32)));
+            r.to_bits() as u64
+        }
+        8 => (f64::from_bits(old) + f64::from_bits(v)).to_bits(),
         _ => {
             let wide = matches!(t, 4 | 5);
             let signed = matches!(t, 3 | 5);

@@ -463,6 +463,12 @@ pub enum OpKind {
         src_offset: i64,
         mbarrier: Option<i64>,
         multicast: bool,
+        /// `cp.reduce.async.bulk`: each element of the destination becomes
+        /// `op(old, source element)`, in the element type given as a
+        /// `CUtensorMapDataType` value (as `cp.reduce.async.bulk.tensor`'s
+        /// maps give it; 10, FLOAT32_FTZ, for `.f32`: its sums flush
+        /// subnormals).
+        reduce: Option<(AtomOp, u8)>,
     },
     /// `cp.async.bulk.tensor.Nd` tile mode (PTX ISA §9.7.9.25.5) and
     /// `cp.reduce.async.bulk.tensor` (`reduce`): srcs `[smem, tmap,

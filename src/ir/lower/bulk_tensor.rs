@@ -247,6 +247,7 @@ impl FnLower<'_> {
                 src_offset,
                 mbarrier: None,
                 multicast: false,
+                reduce: None,
             };
             let size = Src::Imm(crate::sem::tensor_map::SIZE as u64);
             return self.emit(ins, kind, vec![], vec![dst, src, size], Unit::LsuGlobal, 1);

@@ -438,7 +438,7 @@ impl FnLower<'_> {
         if m.has(Kw::Async) && m.has(Kw::Bulk) && m.has(Kw::Tensor) {
             return self.cp_async_bulk_tensor(ins, m);
         }
-        if m.has(Kw::Async) && m.has(Kw::Bulk) && !m.has(Kw::Tensor) && !m.has(Kw::Reduce) {
+        if m.has(Kw::Async) && m.has(Kw::Bulk) && !m.has(Kw::Tensor) {
             return self.cp_async_bulk(ins, m);
         }
         if !m.has(Kw::Async) || m.has(Kw::Bulk) || m.has(Kw::Tensor) || m.has(Kw::Mbarrier) {
@@ -542,6 +542,11 @@ impl FnLower<'_> {
                 StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
             )
         };
+        let reduce = if m.has(Kw::Reduce) {
+            Some(self.bulk_reduction(ins, m, &spaces, &name)?)
+        } else {
+            None
+        };
         let (dst, src, with_mbarrier) = match spaces.as_slice() {
             [d, StateSpace::Global] if shared(d) && m.has(Kw::MbarrierTx) => {
                 (Space::Shared, Space::Global, true)
@@ -564,6 +569,9 @@ impl FnLower<'_> {
             }
             _ => return Err(unsupported(ins.span, format_args!("`{name}`"))),
         };
+        if reduce.is_some() && (multicast || src != Space::Shared) {
+            return Err(unsupported(ins.span, format_args!("`{name}`")));
+        }
         // The CTA mask of a multicast, then with `.L2::cache_hint` the
         // cache policy (no effect).
         let n = 3 + with_mbarrier as usize + multicast as usize;
@@ -596,7 +604,80 @@ impl FnLower<'_> {
             src_offset,
             mbarrier,
             multicast,
+            reduce,
         };
         self.emit(ins, kind, vec![], srcs, Unit::LsuGlobal, 1)
+    }
+
+    /// The operation and element type of `cp.reduce.async.bulk` (PTX ISA
+    /// §9.7.9.25.4.2: the table of `.redOp` and element types per
+    /// destination; `.f16`/`.bf16` sums need `.noftz`), the type as a
+    /// `CUtensorMapDataType` value (`OpKind::CpAsyncBulk::reduce`).
+    fn bulk_reduction(
+        &mut self,
+        ins: &Instruction,
+        m: &Mods,
+        spaces: &[StateSpace],
+        name: &str,
+    ) -> Result<(crate::ir::AtomOp, u8), Diagnostic> {
+        use crate::front::ast::ScalarType as T;
+        use crate::ir::AtomOp;
+        let bad = |what: String| {
+            Err(error(
+                DiagnosticKind::Semantic,
+                ins.span,
+                format!("`{name}`: {what}"),
+            ))
+        };
+        let global = match spaces {
+            [StateSpace::Global, StateSpace::SharedCta | StateSpace::Shared] => true,
+            [StateSpace::SharedCluster, StateSpace::SharedCta | StateSpace::Shared] => false,
+            _ => return bad("reduces from .shared::cta into .global or .shared::cluster".into()),
+        };
+        let ops = [
+            (Kw::Add, AtomOp::Add),
+            (Kw::Min, AtomOp::Min),
+            (Kw::Max, AtomOp::Max),
+            (Kw::Inc, AtomOp::Inc),
+            (Kw::Dec, AtomOp::Dec),
+            (Kw::And, AtomOp::And),
+            (Kw::Or, AtomOp::Or),
+            (Kw::Xor, AtomOp::Xor),
+        ];
+        let Some(&(_, op)) = ops.iter().find(|(k, _)| m.has(*k)) else {
+            return bad("needs a reduction operation".into());
+        };
+        let [ty] = m.types.as_slice() else {
+            return bad("needs one element type".into());
+        };
+        let bitwise = matches!(op, AtomOp::And | AtomOp::Or | AtomOp::Xor);
+        let code = match (ty, bitwise) {
+            (T::B32 | T::U32, _) | (T::S32, true) => 2,
+            (T::S32, false) => 3,
+            (T::B64 | T::U64, _) | (T::S64, true) => 4,
+            (T::S64, false) => 5,
+            (T::F16, _) => 6,
+            (T::Bf16, _) => 9,
+            (T::F32, _) => 10,
+            (T::F64, _) => 8,
+            _ => 0,
+        };
+        let ok = match (op, global) {
+            (AtomOp::Add, true) => matches!(code, 2 | 3 | 4 | 10 | 8 | 6 | 9),
+            (AtomOp::Add, false) => matches!(code, 2..=4),
+            (AtomOp::Min | AtomOp::Max, true) => matches!(code, 2 | 3 | 4 | 5 | 6 | 9),
+            (AtomOp::Min | AtomOp::Max, false) => matches!(code, 2 | 3),
+            (AtomOp::Inc | AtomOp::Dec, _) => code == 2 && matches!(ty, T::U32),
+            (_, true) => matches!(code, 2 | 4),
+            (_, false) => code == 2,
+        };
+        let half_add = op == AtomOp::Add && matches!(code, 6 | 9);
+        if !ok || half_add != m.has(Kw::Noftz) {
+            let op = format!("{op:?}").to_lowercase();
+            return bad(format!(
+                "`.{op}` on this element type is not in the ISA's table for this destination (f16/bf16 sums need `.noftz`, and only they take it)"
+            ));
+        }
+        Ok((op, code))
     }
 }
