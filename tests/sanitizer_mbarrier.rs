@@ -113,9 +113,6 @@ fn rounds_through_full_and_empty_mbarriers_make_no_report() {
 /// ordering, `sanitizer::hb`.)
 #[test]
 fn corpus_samples_waiting_on_mbarriers_make_no_race_report() {
-    let root = common::repo_root();
-    let tmp = std::env::temp_dir().join(format!("warpjit-mbarrier-race-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     let samples = [
         "bulk_copy",
         "tma_copy",
@@ -123,6 +120,29 @@ fn corpus_samples_waiting_on_mbarriers_make_no_race_report() {
         "mbarrier_phases",
         "pipeline_double_buffer",
     ];
+    assert_eq!(no_reports(&samples, "racecheck"), 18);
+}
+
+/// With every check on, on both engines: cooperative groups' large tiles
+/// (a barrier in the reserved shared memory, which starts zeroed, built
+/// from release/acquire atomics, with `shfl.sync` passing one lane's
+/// acquire to its warp and lanes overwriting a word after `redux.sync`:
+/// 4 racecheck and 16 initcheck reports before the collectives ordered
+/// and the reserved memory counted as written), multicast bulk and tensor
+/// copies (checked in the CTAs they land in) and bulk reductions.
+#[test]
+fn corpus_samples_with_every_check_make_no_report() {
+    let samples = ["cg_large_tiles", "bulk_multicast", "bulk_reduce"];
+    assert_eq!(no_reports(&samples, "all"), 10);
+}
+
+/// Runs each PTX file of each corpus sample through the CLI with `checks`
+/// on both engines, asserting that it succeeds with no report; returns
+/// the number of runs.
+fn no_reports(samples: &[&str], checks: &str) -> usize {
+    let root = common::repo_root();
+    let tmp = std::env::temp_dir().join(format!("warpjit-corpus-{checks}-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
     let mut runs = 0;
     for name in samples {
         let s = Sample::load(&root.join("ptx-samples/cuda").join(name));
@@ -157,7 +177,7 @@ fn corpus_samples_waiting_on_mbarriers_make_no_race_report() {
                     };
                     cmd.args(["--arg", &arg]);
                 }
-                cmd.args(["--engine", engine, "--check", "racecheck"]);
+                cmd.args(["--engine", engine, "--check", checks]);
                 let out = cmd.output().unwrap();
                 let err = String::from_utf8_lossy(&out.stderr);
                 assert!(
@@ -170,5 +190,5 @@ fn corpus_samples_waiting_on_mbarriers_make_no_race_report() {
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    assert_eq!(runs, 18);
+    runs
 }

@@ -185,14 +185,15 @@ impl Warp {
     pub(super) fn check_op(&mut self, cta: &Cta, op: &Op) {
         if cta.san.is_some() {
             self.san_instr = self.san_instr.wrapping_add(1);
-            if matches!(op.kind, OpKind::WarpSync) {
+            if is_warp_sync(&op.kind) {
                 self.san_wsync = self.san_wsync.wrapping_add(1);
             }
         }
     }
 
-    /// The lanes `mask` executed `bar.warp.sync` (racecheck: they order
-    /// their accesses through it, `sanitizer::hb`).
+    /// The lanes `mask` executed `bar.warp.sync`, or a warp-synchronous
+    /// collective ([`is_warp_sync`]) (racecheck: they order their accesses
+    /// through it, `sanitizer::hb`).
     pub(super) fn check_warp_sync(&self, cta: &mut Cta, mask: u32) {
         if let Some(clocks) = cta.san.as_deref_mut().and_then(|s| s.shadow.clocks()) {
             clocks.warp_sync(self.index, mask);
@@ -499,4 +500,24 @@ fn round_finding(
         access: here,
         other: Some(first),
     });
+}
+
+/// Whether an op synchronizes the lanes of its member mask for racecheck:
+/// `bar.warp.sync`, and the collectives every member lane waits at until
+/// all have arrived (`shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`:
+/// Volta's independent thread scheduling converges them there). CUDA says
+/// the collectives imply no memory barrier, but NVIDIA's own cooperative
+/// groups pass an acquire from one lane to its warp through `shfl.sync`
+/// and read a word before a `redux.sync` that the lanes overwrite after it
+/// (`cuda/cg_large_tiles`), so a sanitizer that reports them reports
+/// correct vendor code.
+pub(super) fn is_warp_sync(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::WarpSync
+            | OpKind::Shfl { .. }
+            | OpKind::Vote { .. }
+            | OpKind::Match { .. }
+            | OpKind::Redux { .. }
+    )
 }

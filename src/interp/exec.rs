@@ -238,12 +238,14 @@ impl Warp {
             OpKind::CpAsync { .. } => self.cp_async(cta, op, lanes)?,
             OpKind::Shfl { mode } => {
                 self.check_member_mask(cta, op, mask);
+                self.check_warp_sync(cta, mask);
                 self.shfl(cta, op, mask, *mode)
             }
             // Warp-wide operations act, for each lane, among the active lanes
             // of its `membermask` (lanes may pass different, disjoint masks).
             OpKind::Vote { mode, negate_src } => {
                 self.check_member_mask(cta, op, mask);
+                self.check_warp_sync(cta, mask);
                 let mut ballot = 0u32;
                 for l in lanes.clone() {
                     if (self.read(cta, &op.srcs[0], l) & 1 != 0) != *negate_src {
@@ -264,6 +266,7 @@ impl Warp {
             }
             OpKind::Match { all, ty } => {
                 self.check_member_mask(cta, op, mask);
+                self.check_warp_sync(cta, mask);
                 let mut vals = [0u64; 32];
                 for l in lanes.clone() {
                     vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();
@@ -291,6 +294,7 @@ impl Warp {
                 nan,
             } => {
                 self.check_member_mask(cta, op, mask);
+                self.check_warp_sync(cta, mask);
                 let mut vals = [0u64; 32];
                 for l in lanes.clone() {
                     vals[l] = self.read(cta, &op.srcs[0], l) & ty.mask();

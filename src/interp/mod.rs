@@ -354,9 +354,16 @@ pub fn new_cta<'a>(ctx: &'a LaunchCtx<'a>, ctaid: [u32; 3]) -> (Cta<'a>, Vec<War
         barriers: Default::default(),
         mbarrier_changes: 0,
         remote_mbarrier_changes: 0,
-        san: ctx
-            .sanitizer
-            .map(|l| check::start_cta(l.checks, shared_size)),
+        san: ctx.sanitizer.map(|l| {
+            let mut san = check::start_cta(l.checks, shared_size);
+            // The reserved shared memory starts zeroed (cooperative groups'
+            // barriers read it before any thread writes it).
+            if ctx.reserved_shared {
+                san.shadow
+                    .initialized(reserved_shared_offset(ctx), RESERVED_SHARED);
+            }
+            san
+        }),
         peer_san: Vec::new(),
     };
     let nwarps = nthreads.div_ceil(32);

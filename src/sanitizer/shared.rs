@@ -287,6 +287,13 @@ impl SharedShadow {
         }
     }
 
+    /// Marks `[off, off + len)` written for initcheck: shared memory the
+    /// system initializes at the CTA's start (the reserved shared memory,
+    /// zeroed for cooperative groups' barriers).
+    pub fn initialized(&mut self, off: usize, len: usize) {
+        self.init_write(off, len);
+    }
+
     /// Initcheck of a write of `[off, off + len)`.
     #[inline]
     fn init_write(&mut self, off: usize, len: usize) {

@@ -2,7 +2,8 @@
 //! statements: conversions between 8-bit float pairs and f32/f16x2, `wmma`
 //! loads, products and stores of every type and shape warpjit runs,
 //! `mma.sync`, and `mbarrier` phases (init, arrive in its forms, waits
-//! that spin, pending counts, inval). All in warp-uniform control flow, as
+//! that spin, pending counts, inval; bulk copies into shared memory and
+//! bulk reductions out of it). All in warp-uniform control flow, as
 //! the `.aligned` forms require (see `gen.rs`).
 
 use super::{Gen, NR};
@@ -359,6 +360,52 @@ impl Gen {
     /// transaction count, or dropping out), then spins on `test_wait` or
     /// `try_wait.parity` until the phase completes; the arrival state's
     /// pending count lands in a register; thread 0 invalidates it.
+    /// Thread 0 reduces the 64 bytes of `xbuf` the bulk copy filled into
+    /// the atomics buffer with `cp.reduce.async.bulk` (an operation and
+    /// type from the ISA's table for global destinations), then waits for
+    /// its bulk group.
+    fn bulk_reduce(&mut self) {
+        const FORMS: &[&str] = &[
+            "add.u32",
+            "add.s32",
+            "add.u64",
+            "add.f32",
+            "add.f64",
+            "add.noftz.f16",
+            "add.noftz.bf16",
+            "min.u32",
+            "min.s32",
+            "min.u64",
+            "min.s64",
+            "min.f16",
+            "min.bf16",
+            "max.u32",
+            "max.s32",
+            "max.u64",
+            "max.s64",
+            "max.f16",
+            "max.bf16",
+            "inc.u32",
+            "dec.u32",
+            "and.b32",
+            "or.b32",
+            "xor.b32",
+            "and.b64",
+            "or.b64",
+            "xor.b64",
+        ];
+        let form = *self.rng.pick(FORMS);
+        let skip = self.label();
+        self.line("setp.ne.u32 %p_l, %r_tid, 0;");
+        self.line(&format!("@%p_l bra {skip};"));
+        self.line(&format!(
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.{form} [%rd_at], [xbuf], 64;"
+        ));
+        self.line("cp.async.bulk.commit_group;");
+        self.line("cp.async.bulk.wait_group.read 0;");
+        self.body.push_str(&format!("{skip}:\n"));
+    }
+
     pub(super) fn mbarrier_phase(&mut self) {
         self.line("setp.eq.u32 %p_l, %r_tid, 0;");
         self.line("@%p_l mbarrier.init.shared::cta.b64 [mbar], %r_ntid;");
@@ -410,6 +457,9 @@ impl Gen {
             self.line("add.u64 %rd_t, %rd_x, %rd_t;");
             let v = self.r();
             self.line(&format!("ld.shared.u32 {v}, [%rd_t];"));
+            if self.rng.chance(50) {
+                self.bulk_reduce();
+            }
         }
         self.line("bar.sync 0;");
         self.line("setp.eq.u32 %p_l, %r_tid, 0;");
