@@ -330,3 +330,47 @@ fn a_device_functions_parameters_are_addressable_in_its_frame() {
         assert_eq!(got, want, "{engine:?}");
     }
 }
+
+/// `isspacep.param` (the ISA's `.param{::entry}`, the kernel's parameter
+/// space) in a device function: true for the generic address of a kernel
+/// parameter passed down to it, false for a global or a local address (a
+/// device function's own parameters live in its frame), on both engines.
+#[test]
+fn isspacep_param_in_a_device_function_asks_for_the_kernels_parameters() {
+    let text = ".version 8.0\n.target sm_80\n.address_size 64\n\n\
+        .func (.param .b32 r) f(.param .b64 a)\n{\n\
+        \t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n\
+        \tld.param.u64 %rd1, [a];\n\
+        \tisspacep.param %p1, %rd1;\n\
+        \tselp.u32 %r1, 1, 0, %p1;\n\
+        \tst.param.b32 [r], %r1;\n\tret;\n}\n\n\
+        .visible .entry k(.param .u64 pout, .param .u32 x)\n{\n\
+        \t.reg .b32 %r<6>;\n\t.reg .b64 %rd<6>;\n\
+        \tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd5, %rd1;\n\
+        \tmov.b64 %rd2, x;\n\tcvta.param.u64 %rd2, %rd2;\n\
+        \t{\n\t.param .b64 a;\n\t.param .b32 ret;\n\
+        \tst.param.b64 [a], %rd2;\n\tcall.uni (ret), f, (a);\n\tld.param.b32 %r1, [ret];\n\t}\n\
+        \t{\n\t.param .b64 a;\n\t.param .b32 ret;\n\
+        \tst.param.b64 [a], %rd1;\n\tcall.uni (ret), f, (a);\n\tld.param.b32 %r2, [ret];\n\t}\n\
+        \tst.global.u32 [%rd5], %r1;\n\tst.global.u32 [%rd5+4], %r2;\n\tret;\n}\n";
+    for engine in [Engine::Interp, Engine::Jit] {
+        let mut dev = Device::new(Options {
+            engine,
+            ..Options::default()
+        });
+        let m = dev.load_ptx("f.ptx", text).unwrap();
+        let k = dev.kernel(m, Some("k")).unwrap();
+        let out = dev.alloc(8).unwrap();
+        let cfg = LaunchConfig {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            shared_bytes: 0,
+        };
+        let mut params = out.to_le_bytes().to_vec();
+        params.extend(7u32.to_le_bytes());
+        dev.launch(m, k, cfg, &params).unwrap();
+        let mut bytes = [0u8; 8];
+        dev.read(out, &mut bytes).unwrap();
+        assert_eq!(bytes, [1, 0, 0, 0, 0, 0, 0, 0], "{engine:?}");
+    }
+}

@@ -268,7 +268,7 @@ impl FnLower<'_> {
                 // The shared window holds the whole cluster's shared memory.
                 let space = match s {
                     StateSpace::SharedCluster => Some(Space::Shared),
-                    s => self.param_space(space_of(s), ins, true)?,
+                    s => self.param_space(space_of(s), true),
                 }
                 .ok_or_else(|| unsupported(ins.span, format_args!("cvta of `.{s}`")))?;
                 let ty = self.ty(ins, m, 0).unwrap_or(Ty::U64);
@@ -292,7 +292,7 @@ impl FnLower<'_> {
                 // The shared window holds the whole cluster's shared memory.
                 let space = match s {
                     StateSpace::SharedCluster => Some(Space::Shared),
-                    s => self.param_space(space_of(s), ins, false)?,
+                    s => self.param_space(space_of(s), false),
                 }
                 .ok_or_else(|| unsupported(ins.span, format_args!("isspacep of `.{s}`")))?;
                 let d = self.dst(&ops[0], Ty::Pred)?;
@@ -410,21 +410,14 @@ impl FnLower<'_> {
     /// `cvta` (`cvta`: true) or `isspacep` of `.param`: in a kernel, its
     /// parameters (the generic parameter window); in a device function,
     /// `cvta` of the `.local` address `mov` gives of a parameter (its
-    /// home in the thread's frame); `isspacep.param` there is refused.
-    fn param_space(
-        &self,
-        space: Option<Space>,
-        ins: &Instruction,
-        cvta: bool,
-    ) -> Result<Option<Space>, Diagnostic> {
+    /// home in the thread's frame), and `isspacep.param` (the ISA's
+    /// `.param{::entry}`: the kernel's parameter space) asks whether an
+    /// address lies in the kernel's parameter window, as in a kernel.
+    fn param_space(&self, space: Option<Space>, cvta: bool) -> Option<Space> {
         match space {
-            Some(Space::FrameParam) if self.f.is_kernel => Ok(Some(Space::KernelParam)),
-            Some(Space::FrameParam) if cvta => Ok(Some(Space::Local)),
-            Some(Space::FrameParam) => Err(unsupported(
-                ins.span,
-                "`isspacep.param` in a device function",
-            )),
-            other => Ok(other),
+            Some(Space::FrameParam) if cvta && !self.f.is_kernel => Some(Space::Local),
+            Some(Space::FrameParam) => Some(Space::KernelParam),
+            other => other,
         }
     }
 
