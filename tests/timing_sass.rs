@@ -18,7 +18,7 @@ use warpjit::timing::{Arch, TimingReport};
 
 /// The corpus files with no sidecar: those ptxas 12.9 rejects (PTX ISA
 /// 9.4), and those never timed.
-const NO_SIDECAR: [&str; 15] = [
+const NO_SIDECAR: [&str; 16] = [
     "triton/matmul_bf16/kernel.sm_90a.ptx",
     "triton/matmul_fp16/kernel.sm_90a.ptx",
     // The sanitizer's test kernels are never timed (tests/sanitizer*.rs).
@@ -34,6 +34,7 @@ const NO_SIDECAR: [&str; 15] = [
     "sanitizer/correct2.ptx",
     "sanitizer/race_cluster.ptx",
     "sanitizer/race_global.ptx",
+    "sanitizer/race_multicast.ptx",
     "sanitizer/race_order.ptx",
 ];
 
