@@ -131,10 +131,10 @@ fn gpu_check_runs_against_the_shim() {
     script(
         python,
         &["ptx-samples/gen/gpu_objects.py", "--libcuda", lib],
-        "12 of 12 ok",
+        "15 of 15 ok",
     );
-    // texture_fetch, surface_rw, grid_sync (2 PTX), cluster_dsmem,
-    // printf_basic (2 PTX)
+    // texture_fetch, texture_cube, surface_rw, grid_sync (2 PTX),
+    // cluster_dsmem, bulk_multicast, bulk_reduce, printf_basic (2 PTX)
     script(
         python,
         &[
@@ -146,12 +146,15 @@ fn gpu_check_runs_against_the_shim() {
             "--timeout",
             "300",
             "cuda/texture_fetch",
+            "cuda/texture_cube",
             "cuda/surface_rw",
             "cuda/grid_sync",
             "cuda/cluster_dsmem",
+            "cuda/bulk_multicast",
+            "cuda/bulk_reduce",
             "cuda/printf_basic",
         ],
-        "7 (sample, ptx) pairs, 7 PASS, 0 FAIL on warpjit",
+        "10 (sample, ptx) pairs, 10 PASS, 0 FAIL on warpjit",
     );
 }
 

@@ -8,9 +8,11 @@ The syntax and meaning are those of warpjit's runner (src/runtime/texarg.rs):
 
 - GEOM: `linear` (linear memory, what tex1Dfetch reads), `pitch2d` (rows in linear
   memory, the pitch rounded up to CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT), or a CUDA
-  array: `1d`, `2d`, `3d`, `a1d`, `a2d` (layered). Surfaces take arrays only.
+  array: `1d`, `2d`, `3d`, `a1d`, `a2d` (layered), `cube`, `acube` (cubemaps, layered
+  cubemaps: faces +x -x +y -y +z -z as layers). Surfaces take arrays only.
 - FORMAT: TYPExN, TYPE one of u8 s8 u16 s16 u32 s32 f16 f32, N channels 1, 2 or 4.
-- SIZE: W, WxH, WxHxD; layered arrays WxL (a1d), WxHxL (a2d).
+- SIZE: W, WxH, WxHxD; layered arrays WxL (a1d), WxHxL (a2d); cubemaps W (six WxW
+  faces), WxL (acube: L cubemaps).
 - FILE: the texels, x fastest, then y, z, layer (exactly the size); `-`: zeros.
 - texture OPTIONs: `point` (default) or `linear` filtering; `clamp` (default), `wrap`,
   `mirror` or `border` for every dimension, or `addr=M0,M1,M2` per dimension;
@@ -20,8 +22,8 @@ The syntax and meaning are those of warpjit's runner (src/runtime/texarg.rs):
 - surface `out=PATH`: the array's texels (dense, as FILE) are an output after the launch.
 
 Arrays are made with cuArray3DCreate_v2 (CUDA_ARRAY3D_SURFACE_LDST for surfaces,
-CUDA_ARRAY3D_LAYERED for a1d/a2d) and filled or read with cuMemcpy2D_v2 (1d, 2d) or
-cuMemcpy3D_v2 (3d, a1d, a2d); pitch2d memory is filled with cuMemcpy2D_v2; linear and
+CUDA_ARRAY3D_LAYERED for a1d/a2d/acube, CUDA_ARRAY3D_CUBEMAP for cube/acube) and filled
+or read with cuMemcpy2D_v2 (1d, 2d) or cuMemcpy3D_v2 (3d, a1d, a2d, cube, acube); pitch2d memory is filled with cuMemcpy2D_v2; linear and
 pitch2d memory starts at a CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT boundary.
 
 Run as a script (`python3 ptx-samples/gen/gpu_objects.py [--libcuda PATH]`), it makes an
@@ -38,9 +40,10 @@ c_uint, c_size_t, c_float, c_int, vp = (ctypes.c_uint, ctypes.c_size_t, ctypes.c
 FORMATS = {"u8": (0x01, 1), "u16": (0x02, 2), "u32": (0x03, 4), "s8": (0x08, 1),
            "s16": (0x09, 2), "s32": (0x0a, 4), "f16": (0x10, 2), "f32": (0x20, 4)}
 MODES = {"wrap": 0, "clamp": 1, "mirror": 2, "border": 3}   # CUaddress_mode
-GEOM_DIMS = {"linear": 1, "1d": 1, "pitch2d": 2, "2d": 2, "a1d": 2, "3d": 3, "a2d": 3}
-ARRAY_GEOMS = ("1d", "2d", "3d", "a1d", "a2d")
-LAYERED, SURFACE_LDST = 0x01, 0x02                          # CUDA_ARRAY3D_* flags
+GEOM_DIMS = {"linear": 1, "1d": 1, "pitch2d": 2, "2d": 2, "a1d": 2, "3d": 3, "a2d": 3,
+             "cube": 1, "acube": 2}
+ARRAY_GEOMS = ("1d", "2d", "3d", "a1d", "a2d", "cube", "acube")
+LAYERED, SURFACE_LDST, CUBEMAP = 0x01, 0x02, 0x04           # CUDA_ARRAY3D_* flags
 READ_AS_INTEGER, NORMALIZED_COORDINATES = 0x01, 0x02        # CU_TRSF_*
 RES_ARRAY, RES_LINEAR, RES_PITCH2D = 0, 2, 3                # CUresourcetype
 MEM_HOST, MEM_DEVICE, MEM_ARRAY = 1, 2, 3                   # CUmemorytype
@@ -59,7 +62,7 @@ def parse(kind, rest, spec):
         raise bad("expected %s:GEOM:FORMAT:SIZE:FILE[:OPTION]..." % kind)
     geom, fmt, size, path = parts[:4]
     if geom not in GEOM_DIMS or (surface and geom not in ARRAY_GEOMS):
-        raise bad("%r is not a geometry (linear pitch2d 1d 2d 3d a1d a2d; surfaces: arrays)" % geom)
+        raise bad("%r is not a geometry (linear pitch2d 1d 2d 3d a1d a2d cube acube; surfaces: arrays)" % geom)
     ty, _, n = fmt.partition("x")
     if ty not in FORMATS or n not in ("1", "2", "4"):
         raise bad("%r is not a format (TYPExN: f32x1, u8x4, ...)" % fmt)
@@ -75,6 +78,10 @@ def parse(kind, rest, spec):
         sz = [dims[0], 1, 1, dims[1]]
     elif geom == "a2d":
         sz = [dims[0], dims[1], 1, dims[2]]
+    elif geom == "cube":
+        sz = [dims[0], dims[0], 1, 6]
+    elif geom == "acube":
+        sz = [dims[0], dims[0], 1, 6 * dims[1]]
     else:
         sz = (dims + [1, 1])[:3] + [0]
     o = {"surface": surface, "geom": geom, "channel": ty, "channels": int(n),
@@ -275,7 +282,9 @@ class DeviceObject:
                     w, 0 if o["geom"] in ("1d", "a1d") else h,
                     d if o["geom"] == "3d" else layers,
                     fmt, o["channels"],
-                    (LAYERED if layers else 0) | (SURFACE_LDST if o["surface"] else 0))
+                    (LAYERED if layers and o["geom"] != "cube" else 0)
+                    | (CUBEMAP if o["geom"] in ("cube", "acube") else 0)
+                    | (SURFACE_LDST if o["surface"] else 0))
                 arr = vp()
                 cu.check(L.cuArray3DCreate_v2(ctypes.byref(arr), ctypes.byref(desc)),
                          "cuArray3DCreate(%s %s)" % (o["geom"], "x".join(map(str, o["size"]))))
@@ -392,7 +401,8 @@ ROUND_TRIPS = [
     "tex:2d:s8x4:7x3:-:float", "tex:3d:f16x2:5x4x3:-:linear:norm:addr=wrap,mirror,clamp",
     "tex:a1d:u32x1:6x4:-", "tex:a2d:s16x1:5x3x4:-:border=1,2,3,4", "surf:1d:u8x4:10:-:out=o",
     "surf:2d:f32x1:10x3:-", "surf:3d:u32x2:4x3x2:-", "surf:a1d:u16x1:8x3:-",
-    "surf:a2d:u8x2:6x2x3:-",
+    "surf:a2d:u8x2:6x2x3:-", "tex:cube:f32x1:4:-:linear", "tex:acube:u8x4:2x3:-:float",
+    "surf:cube:f32x2:4:-",
 ]
 
 
