@@ -141,15 +141,37 @@ impl Warp {
                     let esize = super::bulk_tensor::elem_bytes(ty);
                     for w in (0..GRANULE).step_by(esize as usize) {
                         let v = self.load_place(cta, advance(s, w), esize, l);
-                        let old = self.load_place(cta, advance(d, w), esize, l);
-                        let new = super::bulk_tensor::reduce_elem(rop, ty, old, v);
-                        self.store_place(cta, advance(d, w), esize, new, l);
+                        self.update_place(cta, advance(d, w), esize, l, &mut |old| {
+                            super::bulk_tensor::reduce_elem(rop, ty, old, v)
+                        });
                     }
                 }
             }
         }
         self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, None));
         Ok(())
+    }
+
+    /// Replaces the `size` bytes at `p` with `f(old)`, atomically in global
+    /// memory, which CTAs running in parallel share (shared memory belongs
+    /// to the CTA, or to its cluster, which runs on one thread).
+    pub(super) fn update_place(
+        &mut self,
+        cta: &mut Cta,
+        p: Place,
+        size: u64,
+        l: usize,
+        f: &mut dyn FnMut(u64) -> u64,
+    ) {
+        match p {
+            Place::Global(off) => {
+                cta.ctx.memory.atomic_update(off, size, f);
+            }
+            p => {
+                let old = self.load_place(cta, p, size, l);
+                self.store_place(cta, p, size, f(old), l);
+            }
+        }
     }
 
     /// Runs `f` with the sanitizer state of the cluster's CTA `rank` as

@@ -191,14 +191,17 @@ impl Warp {
                     .place_for_write(cta, Space::Global, g, esize, l)
                     .map_err(|r| self.access_fault(cta, op, l, r, esize))?;
                 self.check_access(cta, op, s, esize, Rw::Read, l);
-                let mut v = self.load_place(cta, s, esize, l);
+                let v = self.load_place(cta, s, esize, l);
                 if let Some(r) = reduce {
                     self.check_access(cta, op, p, esize, Rw::Read, l);
-                    let old = self.load_place(cta, p, esize, l);
-                    v = reduce_elem(r, map.dtype, old, v);
+                    self.check_access(cta, op, p, esize, Rw::Write, l);
+                    // Atomic: other CTAs may reduce into the same elements.
+                    let t = map.dtype;
+                    self.update_place(cta, p, esize, l, &mut |old| reduce_elem(r, t, old, v));
+                } else {
+                    self.check_access(cta, op, p, esize, Rw::Write, l);
+                    self.store_place(cta, p, esize, v, l);
                 }
-                self.check_access(cta, op, p, esize, Rw::Write, l);
-                self.store_place(cta, p, esize, v, l);
             }
         }
         self.as_peer(cta, peer, |w, cta| w.check_copy_to(cta, None));
