@@ -20,10 +20,28 @@ use crate::sem::mbarrier::Mbarrier;
 /// The copy's granule: sizes are multiples of it, addresses aligned to it.
 const GRANULE: u64 = 16;
 
+/// Where a copy to `dst` completing on `bar` goes: there, or with a
+/// multicast's CTA mask `ranks` to the same CTA-relative offsets in each
+/// CTA of the mask, ascending.
+pub(super) fn targets(
+    dst: u64,
+    bar: Option<u64>,
+    ranks: Option<u16>,
+) -> impl Iterator<Item = (u64, Option<u64>)> {
+    let (mask, single) = match ranks {
+        Some(m) => (m, false),
+        None => (0, true),
+    };
+    let multicast = (0..16u64)
+        .filter(move |r| mask & (1 << r) != 0)
+        .map(move |r| (in_cta(dst, r), bar.map(|b| in_cta(b, r))));
+    single.then_some((dst, bar)).into_iter().chain(multicast)
+}
+
 /// The `.shared::cluster` address of the location of CTA `rank` at the
 /// same CTA-relative offset as `addr` (the executing CTA's shared address,
 /// or a cluster address of any CTA's: `interp::cluster`).
-pub(super) fn in_cta(addr: u64, rank: u64) -> u64 {
+fn in_cta(addr: u64, rank: u64) -> u64 {
     let offset = if addr >= CLUSTER_SHARED {
         addr & ((1 << CLUSTER_RANK_SHIFT) - 1)
     } else {
@@ -64,16 +82,8 @@ impl Warp {
             }
             // A multicast goes to the same CTA-relative offsets in each CTA
             // of the mask (ascending ranks), its own included or not.
-            let targets: Vec<(u64, Option<u64>)> = if multicast {
-                let ranks = self.read(cta, &op.srcs[4], l) as u16;
-                (0..16u64)
-                    .filter(|r| ranks & (1 << r) != 0)
-                    .map(|r| (in_cta(to, r), bar.map(|b| in_cta(b, r))))
-                    .collect()
-            } else {
-                vec![(to, bar)]
-            };
-            for (to, bar) in targets {
+            let ranks = multicast.then(|| self.read(cta, &op.srcs[4], l) as u16);
+            for (to, bar) in targets(to, bar, ranks) {
                 self.bulk_copy(cta, op, l, (src, from), (dst, to), (size, reduce), bar)?;
                 if let Some(addr) = bar {
                     self.complete_tx(cta, op, l, addr, size)?;

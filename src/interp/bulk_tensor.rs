@@ -11,7 +11,7 @@
 //! places as `ld`/`st`, so a bad address is an access fault, never a host
 //! access. The JIT runs these ops in its driver, through this code.
 
-use super::bulk::in_cta;
+use super::bulk::targets;
 use super::lanes::{Place, Refused};
 use super::warp::Warp;
 use super::{Cta, Fault, FaultKind};
@@ -96,18 +96,9 @@ impl Warp {
                 self.read(cta, &op.srcs[2 + rank], l)
                     .wrapping_add(offset as u64)
             });
-            // A multicast load goes to the same CTA-relative offsets in each
-            // CTA of the mask (`bulk::in_cta`).
-            let targets: Vec<(u64, Option<u64>)> = if multicast {
-                let ranks = self.read(cta, &op.srcs[3 + rank], l) as u16;
-                (0..16u64)
-                    .filter(|r| ranks & (1 << r) != 0)
-                    .map(|r| (in_cta(smem, r), bar.map(|b| in_cta(b, r))))
-                    .collect()
-            } else {
-                vec![(smem, bar)]
-            };
-            for (smem, bar) in targets {
+            // A multicast load goes to each CTA of its mask (`bulk::targets`).
+            let ranks = multicast.then(|| self.read(cta, &op.srcs[3 + rank], l) as u16);
+            for (smem, bar) in targets(smem, bar, ranks) {
                 let (map, coords) = (&map, &coords[..]);
                 self.tensor_box(cta, op, l, (map, coords), (load, reduce), smem, bar)?;
                 if let Some(addr) = bar {

@@ -77,8 +77,8 @@ impl Warp {
                         view.format.channel,
                         ChannelType::S8 | ChannelType::S16 | ChannelType::S32
                     );
-                    let vals = results.values(r?, view.float_results(), signed);
-                    self.write_results(cta, op, l, &vals);
+                    let (vals, n) = results.values(r?, view.float_results(), signed);
+                    self.write_results(cta, op, l, &vals[..n]);
                 }
                 TexOp::Tld4 { comp, cube } => {
                     let view = self.tex_view(cta, op, h, l, cube)?;

@@ -595,7 +595,7 @@ impl TexResults {
     /// The destination registers' values from the four channel words
     /// (`float`: the words are f32 bits, else integers, `signed` or not):
     /// converted to f16, rounded to nearest even, for the f16 forms.
-    pub fn values(self, w: [u32; 4], float: bool, signed: bool) -> Vec<u64> {
+    pub fn values(self, w: [u32; 4], float: bool, signed: bool) -> ([u64; 4], usize) {
         let h = |v: u32| -> u64 {
             let x = if float {
                 f32::from_bits(v)
@@ -607,9 +607,9 @@ impl TexResults {
             half::f16::from_f32(x).to_bits() as u64
         };
         match self {
-            TexResults::Words => w.iter().map(|&v| v as u64).collect(),
-            TexResults::F16 => w.iter().map(|&v| h(v)).collect(),
-            TexResults::F16x2 => vec![h(w[0]) | h(w[1]) << 16, h(w[2]) | h(w[3]) << 16],
+            TexResults::Words => (w.map(|v| v as u64), 4),
+            TexResults::F16 => (w.map(h), 4),
+            TexResults::F16x2 => ([h(w[0]) | h(w[1]) << 16, h(w[2]) | h(w[3]) << 16, 0, 0], 2),
         }
     }
 }

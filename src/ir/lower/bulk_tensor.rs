@@ -146,28 +146,13 @@ impl FnLower<'_> {
             if load {
                 return Err(unsupported(ins.span, format_args!("`{name}`")));
             }
-            let ops = [
-                (Kw::Add, AtomOp::Add),
-                (Kw::Min, AtomOp::Min),
-                (Kw::Max, AtomOp::Max),
-                (Kw::Inc, AtomOp::Inc),
-                (Kw::Dec, AtomOp::Dec),
-                (Kw::And, AtomOp::And),
-                (Kw::Or, AtomOp::Or),
-                (Kw::Xor, AtomOp::Xor),
-            ];
-            Some(
-                ops.iter()
-                    .find(|(k, _)| m.has(*k))
-                    .map(|(_, o)| *o)
-                    .ok_or_else(|| {
-                        error(
-                            DiagnosticKind::Semantic,
-                            ins.span,
-                            format!("`{name}` needs a reduction operation"),
-                        )
-                    })?,
-            )
+            Some(reduction_op(m).ok_or_else(|| {
+                error(
+                    DiagnosticKind::Semantic,
+                    ins.span,
+                    format!("`{name}` needs a reduction operation"),
+                )
+            })?)
         } else {
             None
         };
@@ -333,4 +318,22 @@ impl FnLower<'_> {
         };
         self.emit(ins, kind, vec![], vec![addr, value], Unit::LsuGlobal, 1)
     }
+}
+
+/// The `.redOp` of `cp.reduce.async.bulk{.tensor}`: `.add .min .max .inc
+/// .dec .and .or .xor`.
+pub(super) fn reduction_op(m: &Mods) -> Option<AtomOp> {
+    [
+        (Kw::Add, AtomOp::Add),
+        (Kw::Min, AtomOp::Min),
+        (Kw::Max, AtomOp::Max),
+        (Kw::Inc, AtomOp::Inc),
+        (Kw::Dec, AtomOp::Dec),
+        (Kw::And, AtomOp::And),
+        (Kw::Or, AtomOp::Or),
+        (Kw::Xor, AtomOp::Xor),
+    ]
+    .into_iter()
+    .find(|(k, _)| m.has(*k))
+    .map(|(_, op)| op)
 }

@@ -627,17 +627,7 @@ impl FnLower<'_> {
             [StateSpace::SharedCluster, StateSpace::SharedCta | StateSpace::Shared] => false,
             _ => return bad("reduces from .shared::cta into .global or .shared::cluster".into()),
         };
-        let ops = [
-            (Kw::Add, AtomOp::Add),
-            (Kw::Min, AtomOp::Min),
-            (Kw::Max, AtomOp::Max),
-            (Kw::Inc, AtomOp::Inc),
-            (Kw::Dec, AtomOp::Dec),
-            (Kw::And, AtomOp::And),
-            (Kw::Or, AtomOp::Or),
-            (Kw::Xor, AtomOp::Xor),
-        ];
-        let Some(&(_, op)) = ops.iter().find(|(k, _)| m.has(*k)) else {
+        let Some(op) = super::bulk_tensor::reduction_op(m) else {
             return bad("needs a reduction operation".into());
         };
         let [ty] = m.types.as_slice() else {
